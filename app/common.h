@@ -1,0 +1,35 @@
+// What every subcommand shares: registry options, output, colour.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "registry/registry.h"
+
+namespace dispatchctl::cli {
+
+struct RegistryOptions {
+  std::vector<std::string> manifests;
+};
+
+// -m/--manifest FILE|builtin:VERSION, repeatable.
+void add_registry_options(CLI::App* command, RegistryOptions& options);
+std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
+
+// Colour only on a terminal and never with NO_COLOR (https://no-color.org).
+bool stdout_is_color_terminal();
+void write_stdout(std::string_view text);
+// --format with a fixed set of choices and a default.
+CLI::Option* add_format_option(CLI::App* command, std::string& format,
+                               const std::vector<std::string>& choices);
+
+// Each subcommand file defines setup_<name>(app, exit_code).
+void setup_show(CLI::App& app, int& exit_code);
+void setup_keys(CLI::App& app, int& exit_code);
+void setup_import(CLI::App& app, int& exit_code);
+void setup_registries(CLI::App& app, int& exit_code);
+
+}  // namespace dispatchctl::cli

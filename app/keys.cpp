@@ -1,0 +1,50 @@
+// dispatchctl keys: the key catalogue of a release.
+#include "common.h"
+#include "registry/key_lookup.h"
+#include "render/keys_render.h"
+
+namespace dispatchctl::cli {
+
+namespace {
+struct KeysCommand {
+  std::string version = "2.14";
+  std::string alias;
+  bool json = false;
+
+  int run() const {
+    const Catalogue* cat = Catalogue::for_version(version);
+    if (!cat) {
+      std::string supported;
+      for (const auto& v : Catalogue::supported_versions()) supported += " " + v;
+      throw InputError("--torch-version " + version + ": not supported; supported:" + supported);
+    }
+    if (!alias.empty()) {
+      const Key k = require_key(*cat, alias, "--alias");
+      if (!cat->is_alias(k))
+        throw InputError("--alias " + alias + ": not an alias key; alias keys are Autograd, "
+                         "CompositeImplicitAutograd, CompositeExplicitAutograd, … (see 'dispatchctl keys')");
+      write_stdout(json ? alias_json(*cat, k).dump(2) + "\n" : alias_text(*cat, k));
+      return 0;
+    }
+    write_stdout(json ? catalogue_json(*cat).dump(2) + "\n" : catalogue_text(*cat));
+    return 0;
+  }
+};
+}  // namespace
+
+void setup_keys(CLI::App& app, int& exit_code) {
+  auto command = std::make_shared<KeysCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "keys",
+      "Print a release's dispatch-key catalogue: backends, functionality keys in priority order, "
+      "every runtime key in table order, the alias keys and the runtime keys each one fills, "
+      "the autogradother backends and the backend set of each autograd key.");
+  sub->add_option("--torch-version", command->version, "1.13 or 2.14 (patch ignored)")
+      ->capture_default_str()
+      ->type_name("V");
+  sub->add_option("--alias", command->alias, "Only this alias key's runtime keys")->type_name("NAME");
+  sub->add_flag("--json", command->json, "JSON output");
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
+
+}  // namespace dispatchctl::cli

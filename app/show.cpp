@@ -1,0 +1,72 @@
+// dispatchctl show OP...: the computed dispatch table of operators.
+#include "common.h"
+#include "query/op_select.h"
+#include "render/show_render.h"
+#include "render/torch_text.h"
+
+namespace dispatchctl::cli {
+
+namespace {
+struct ShowCommand {
+  RegistryOptions registry;
+  std::vector<std::string> ops;
+  std::string format;
+  bool all_keys = false;
+
+  int run() const {
+    auto reg = open_registry(registry);
+    const auto selected = select_operators(*reg, ops);
+    const Catalogue& cat = reg->catalogue();
+    const bool blocks = selected.size() > 1;
+    std::string out;
+    if (format == "json") {
+      nlohmann::ordered_json doc;
+      doc["torch_version"] = reg->torch_version;
+      doc["operators"] = nlohmann::ordered_json::array();
+      for (const Operator* op : selected)
+        doc["operators"].push_back(show_json(*reg, *op, compute_table(*reg, *op), {all_keys, false}));
+      out = doc.dump(2) + "\n";
+    } else {
+      const ShowOptions options{all_keys, stdout_is_color_terminal()};
+      for (const Operator* op : selected) {
+        if (format == "text") {
+          if (&op != &selected.front()) out += '\n';
+          append_show_text(out, *reg, *op, compute_table(*reg, *op), options);
+          continue;
+        }
+        if (blocks) out += "=== " + op->name + "\n";
+        if (format == "torch-table") append_torch_table(out, cat, compute_table(*reg, *op));
+        else append_torch_state(out, cat, *op);
+        // Flush large outputs in pieces to bound memory.
+        if (out.size() > (1 << 20)) {
+          write_stdout(out);
+          out.clear();
+        }
+      }
+    }
+    write_stdout(out);
+    return 0;
+  }
+};
+}  // namespace
+
+void setup_show(CLI::App& app, int& exit_code) {
+  auto command = std::make_shared<ShowCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "show",
+      "Show the computed dispatch table of operators: which kernel each runtime key runs, with "
+      "PyTorch's tag and where the kernel was registered.\n"
+      "OP is a full name (aten::add.Tensor), a bare name for all its overloads (aten::add), or "
+      "a glob ('aten::add*', '*').\n"
+      "Formats: text (grouped, for people), json (stable fields, see README), torch-table "
+      "(byte-identical to torch._C._dispatch_dump_table), torch-state (byte-identical to "
+      "torch._C._dispatch_dump). With several operators, torch formats print '=== NAME' before "
+      "each block, sorted by name.");
+  sub->add_option("OP", command->ops, "Operators: name, bare name or glob")->required();
+  add_registry_options(sub, command->registry);
+  add_format_option(sub, command->format, {"text", "json", "torch-table", "torch-state"});
+  sub->add_flag("--all-keys", command->all_keys, "Also list missing rows (keys without a kernel)");
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
+
+}  // namespace dispatchctl::cli

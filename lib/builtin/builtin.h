@@ -1,0 +1,23 @@
+// The real registries of PyTorch 2.14.1 and 1.13.1, embedded in the binary
+// as PyTorch printed them (registry_state + fallbacks) and imported on use.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dispatchctl {
+
+struct BuiltinRegistry {
+  std::string_view version;         // "2.14.1"
+  std::string_view state_gz;        // _dispatch_dump of every operator, gzipped
+  std::string_view fallbacks_json;  // {key: text}
+};
+
+const std::vector<BuiltinRegistry>& builtin_registries();
+// "builtin:2.14.1" or "builtin:2.14" -> the entry; nullptr if unknown.
+const BuiltinRegistry* find_builtin(std::string_view name);
+constexpr std::string_view k_builtin_prefix = "builtin:";
+constexpr std::string_view k_default_registry = "builtin:2.14.1";
+
+}  // namespace dispatchctl

@@ -1,0 +1,329 @@
+#include "keys/catalogue.h"
+
+#include <algorithm>
+#include <bit>
+#include <memory>
+#include <stdexcept>
+
+namespace dispatchctl {
+
+namespace {
+std::vector<std::string_view> split_words(std::string_view text) {
+  std::vector<std::string_view> words;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    if (end > pos) words.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return words;
+}
+
+constexpr std::string_view k_alias_names[6] = {
+    "Autograd",
+    "CompositeImplicitAutograd",
+    "FuncTorchBatchedDecomposition",
+    "CompositeImplicitAutogradNestedTensor",
+    "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional",
+};
+}  // namespace
+
+void Catalogue::add_key(std::string name, KeyKind kind, Key functionality, int backend) {
+  names_.push_back(std::move(name));
+  kinds_.push_back(kind);
+  functionality_.push_back(functionality);
+  backend_.push_back(backend);
+}
+
+Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
+  const int nb = backend_count();
+  functionality_count_ = static_cast<Key>(spec.functionalities.size() + 1);
+  per_backend_.assign(functionality_count_, false);
+  auto functionality_bit = [&](Key f) { return KeySet{1ull << (nb + f - 1)}; };
+  auto backend_bit = [](int b) { return KeySet{1ull << (b - 1)}; };
+
+  // Undefined and the functionality keys (§1.3).
+  add_key("Undefined", KeyKind::Undefined, 0, 0);
+  bits_.push_back({});
+  for (Key f = 1; f < functionality_count_; ++f) {
+    const auto& fs = spec.functionalities[f - 1];
+    per_backend_[f] = fs.per_backend;
+    add_key(std::string(fs.name), fs.per_backend ? KeyKind::BuildingBlock : KeyKind::Functionality,
+            f, 0);
+    bits_.push_back(functionality_bit(f));
+  }
+  add_key("UnknownUnknown", KeyKind::Placeholder, 0, 0);  // EndOfFunctionalityKeys
+  bits_.push_back({});
+  // Per-backend blocks: StartOf<F>Backends, then one key per backend.
+  std::vector<Key>& block_start = block_start_;
+  block_start.assign(functionality_count_, 0);
+  for (Key f = 1; f < functionality_count_; ++f) {
+    if (!per_backend_[f]) continue;
+    const auto prefix = std::string(spec.functionalities[f - 1].runtime_prefix);
+    block_start[f] = static_cast<Key>(names_.size());
+    add_key(prefix + std::string(spec.placeholder_word), KeyKind::Placeholder, f, 0);
+    bits_.push_back(functionality_bit(f));
+    for (int b = 1; b <= nb; ++b) {
+      add_key(prefix + std::string(spec.backends[b - 1]), KeyKind::PerBackendRuntime, f, b);
+      bits_.push_back(functionality_bit(f) | backend_bit(b));
+    }
+  }
+  for (auto alias_name : spec.aliases) {
+    const Key k = static_cast<Key>(names_.size());
+    add_key(std::string(alias_name), KeyKind::Alias, 0, 0);
+    bits_.push_back({});  // alias keys have no bits (§1.8)
+    for (int i = 0; i < 6; ++i)
+      if (k_alias_names[i] == alias_name) alias_keys_[i] = k;
+  }
+
+  for (Key k = 0; k < names_.size(); ++k)
+    if (kinds_[k] != KeyKind::Placeholder) by_name_.emplace(names_[k], k);
+  for (auto word : split_words(spec.python_parseable_names)) parseable_[word] = true;
+
+  // Table order and offsets (§1.4, §1.8).
+  offset_.assign(functionality_count_, 0);
+  runtime_keys_.push_back(k_undefined);
+  for (Key f = 1; f < functionality_count_; ++f) {
+    offset_[f] = offset_[f - 1] + ((f - 1 >= 1 && per_backend_[f - 1]) ? nb : 1);
+    if (per_backend_[f]) {
+      for (int b = 1; b <= nb; ++b) runtime_keys_.push_back(static_cast<Key>(block_start[f] + b));
+    } else {
+      runtime_keys_.push_back(f);
+    }
+  }
+
+  // The sets of §2.
+  const KeySet all_backends = full_backend_mask();
+  full_ = all_backends;
+  for (Key f = 1; f < functionality_count_; ++f) full_ = full_ | functionality_bit(f);
+  auto functionality_named = [&](std::string_view n) {
+    auto k = find(n);
+    if (!k || functionality_of(*k) != *k)
+      throw std::logic_error("release table names unknown functionality " + std::string(n));
+    return *k;
+  };
+  autogradother_backends_ = all_backends;
+  for (auto n : spec.autogradother_functionalities)
+    autogradother_backends_ = autogradother_backends_ | bit(functionality_named(n));
+  backend_dispatch_ = autogradother_backends_ | bit(functionality_named("Dense"));
+  non_functional_backend_ = backend_dispatch_;
+  for (auto n : spec.non_functional_excluded_functionalities)
+    non_functional_backend_.repr &= ~bit(functionality_named(n)).repr;
+  for (auto n : spec.non_functional_excluded_backends)
+    non_functional_backend_.repr &= ~backend_bit(*backend_index(n)).repr;
+  autograd_ = bit(functionality_named("AutogradFunctionality")) |
+              bit(functionality_named("AutogradOther")) |
+              bit(functionality_named("AutogradNestedTensor"));
+  math_ = backend_dispatch_ | autograd_ | bit(functionality_named("NestedTensor"));
+  if (spec.functionalize_in_math_set) math_ = math_ | bit(functionality_named("Functionalize"));
+  well_known_ = {functionality_named("Dense"),
+                 functionality_named("NestedTensor"),
+                 functionality_named("AutogradFunctionality"),
+                 functionality_named("AutogradOther"),
+                 functionality_named("AutogradNestedTensor"),
+                 functionality_named("FuncTorchBatched"),
+                 functionality_named("PythonDispatcher"),
+                 functionality_named("ADInplaceOrView"),
+                 functionality_named("Functionalize"),
+                 *find("Meta")};
+  nested_ = all_backends | bit(functionality_named("AutogradNestedTensor")) |
+            bit(functionality_named("NestedTensor"));
+}
+
+const Catalogue* Catalogue::for_version(std::string_view version) {
+  static const std::vector<std::unique_ptr<Catalogue>> catalogues = [] {
+    std::vector<std::unique_ptr<Catalogue>> all;
+    for (const auto& spec : known_releases()) all.push_back(std::make_unique<Catalogue>(spec));
+    return all;
+  }();
+  for (const auto& c : catalogues) {
+    const auto v = c->version();
+    if (version == v || (version.size() > v.size() && version.substr(0, v.size()) == v &&
+                         version[v.size()] == '.'))
+      return c.get();
+  }
+  return nullptr;
+}
+
+std::vector<std::string> Catalogue::supported_versions() {
+  std::vector<std::string> out;
+  for (const auto& spec : known_releases()) out.emplace_back(spec.version);
+  return out;
+}
+
+bool Catalogue::is_runtime(Key k) const {
+  return k == k_undefined || kinds_[k] == KeyKind::Functionality ||
+         kinds_[k] == KeyKind::PerBackendRuntime;
+}
+
+std::optional<Key> Catalogue::find(std::string_view name) const {
+  auto it = by_name_.find(name);
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool Catalogue::python_parseable(std::string_view name) const { return parseable_.count(name) > 0; }
+
+std::vector<std::string_view> Catalogue::key_names() const {
+  std::vector<std::string_view> out;
+  for (Key k = 0; k < names_.size(); ++k)
+    if (kinds_[k] != KeyKind::Placeholder) out.push_back(names_[k]);
+  return out;
+}
+
+std::optional<Alias> Catalogue::alias_of(Key k) const {
+  for (int i = 0; i < 6; ++i)
+    if (alias_keys_[i] == k) return static_cast<Alias>(i);
+  return std::nullopt;
+}
+
+std::optional<int> Catalogue::backend_index(std::string_view backend_name) const {
+  for (int b = 1; b <= backend_count(); ++b)
+    if (spec_->backends[b - 1] == backend_name) return b;
+  return std::nullopt;
+}
+
+bool Catalogue::is_per_backend_functionality(Key f) const {
+  return f > 0 && f < functionality_count_ && per_backend_[f];
+}
+
+Key Catalogue::runtime_key(Key functionality, int backend) const {
+  if (!is_per_backend_functionality(functionality)) return functionality;
+  return static_cast<Key>(block_start_[functionality] + backend);  // backend 0: placeholder
+}
+
+KeySet Catalogue::full_after(Key k) const {
+  const Key f = functionality_of(k);
+  KeySet s{(1ull << (backend_count() + f - 1)) - 1};
+  return s | bit(well_known_.python_dispatcher);
+}
+
+int Catalogue::highest_backend(KeySet s) const {
+  const std::uint64_t backends = s.repr & full_backend_mask().repr;
+  return backends == 0 ? 0 : 64 - std::countl_zero(backends);
+}
+
+Key Catalogue::highest_priority(KeySet s) const {
+  const std::uint64_t functionalities = s.repr >> backend_count();
+  if (functionalities == 0) return k_undefined;
+  const Key f = static_cast<Key>(64 - std::countl_zero(functionalities));
+  if (!per_backend_[f]) return f;
+  return runtime_key(f, highest_backend(s));
+}
+
+std::vector<Key> Catalogue::iterate(KeySet s) const {
+  std::vector<Key> out;
+  for (Key f = 1; f < functionality_count_; ++f) {
+    if (!has(s, f)) continue;
+    if (!per_backend_[f]) {
+      out.push_back(f);
+      continue;
+    }
+    for (int b = 1; b <= backend_count(); ++b)
+      if (s.repr & (1ull << (b - 1))) out.push_back(runtime_key(f, b));
+  }
+  return out;
+}
+
+std::string Catalogue::format(KeySet s) const {
+  std::string out = "DispatchKeySet(";
+  bool first = true;
+  for (Key k : iterate(s)) {
+    if (!first) out += ", ";
+    out += names_[k];
+    first = false;
+  }
+  return out + ")";
+}
+
+KeySet Catalogue::set_of(const std::vector<std::string_view>& names) const {
+  KeySet s;
+  for (auto n : names)
+    if (auto k = find(n)) s = s | bit(*k);
+  return s;
+}
+
+int Catalogue::table_index(KeySet s) const {
+  const Key k = highest_priority(s);
+  const Key f = functionality_of(k);
+  if (f == 0) return 0;
+  if (!per_backend_[f]) return offset_[f];
+  const int b = highest_backend(s);
+  return offset_[f] + (b == 0 ? 0 : b - 1);
+}
+
+bool Catalogue::included_in_alias(Key k, Key alias_key) const {
+  if (!is_alias(alias_key)) return k == alias_key;
+  if (k == k_undefined) return false;
+  const Key nested_functionality = well_known_.nested_tensor;
+  switch (*alias_of(alias_key)) {
+    case Alias::Autograd: return has(autograd_, functionality_of(k));
+    case Alias::CompositeImplicitAutograd: return has(math_, k);
+    case Alias::CompositeImplicitAutogradNestedTensor: return has(nested_, k);
+    case Alias::CompositeExplicitAutograd:
+      return k != nested_functionality && has(backend_dispatch_, k);
+    case Alias::CompositeExplicitAutogradNonFunctional:
+      return k != nested_functionality && has(non_functional_backend_, k);
+    case Alias::FuncTorchBatchedDecomposition: return k == well_known_.func_torch_batched;
+  }
+  return false;
+}
+
+std::vector<Key> Catalogue::alias_runtime_keys(Key alias_key) const {
+  std::vector<Key> out;
+  for (Key k : runtime_keys_)
+    if (included_in_alias(k, alias_key)) out.push_back(k);
+  return out;
+}
+
+std::vector<Key> Catalogue::aliases_covering(Key k) const {
+  static constexpr Alias precedence[] = {
+      Alias::CompositeExplicitAutogradNonFunctional, Alias::CompositeExplicitAutograd,
+      Alias::CompositeImplicitAutogradNestedTensor,  Alias::CompositeImplicitAutograd,
+      Alias::Autograd,                               Alias::FuncTorchBatchedDecomposition};
+  std::vector<Key> out;
+  for (Alias a : precedence)
+    if (auto ak = alias(a); ak && included_in_alias(k, *ak)) out.push_back(*ak);
+  return out;
+}
+
+KeySet Catalogue::backend_set_from_autograd(Key k) const {
+  if (k == well_known_.autograd_other) return autogradother_backends_;
+  if (k == well_known_.autograd_nested_tensor)
+    return full_backend_mask() | bit(well_known_.nested_tensor);
+  if (kinds_[k] != KeyKind::PerBackendRuntime || functionality_[k] != well_known_.autograd_functionality)
+    return {};
+  for (auto n : spec_->autograd_keys_without_backend_set)
+    if (names_[k] == n) return {};
+  return bit(runtime_key(well_known_.dense, backend_[k]));
+}
+
+bool Catalogue::is_backend_dispatch_key(Key k) const {
+  return k != k_undefined && !is_alias(k) && k != well_known_.nested_tensor &&
+         has(backend_dispatch_, k);
+}
+
+Key Catalogue::autograd_key_from_backend(int backend) const {
+  if (backend == 0) return well_known_.autograd_other;
+  for (auto n : spec_->backends_with_autograd_other)
+    if (spec_->backends[backend - 1] == n) return well_known_.autograd_other;
+  return runtime_key(well_known_.autograd_functionality, backend);
+}
+
+KeySet Catalogue::runtime_set_of(Key k) const {
+  if (auto a = alias_of(k)) {
+    switch (*a) {
+      case Alias::Autograd: return autograd_ | full_backend_mask();
+      case Alias::CompositeImplicitAutograd: return math_;
+      case Alias::CompositeImplicitAutogradNestedTensor: return nested_;
+      case Alias::CompositeExplicitAutograd: return backend_dispatch_;
+      case Alias::CompositeExplicitAutogradNonFunctional: return non_functional_backend_;
+      case Alias::FuncTorchBatchedDecomposition: return bit(well_known_.func_torch_batched);
+    }
+  }
+  return bit(k);
+}
+
+}  // namespace dispatchctl

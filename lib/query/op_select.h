@@ -1,0 +1,23 @@
+// Which operators a command-line OP argument means: a full name
+// (aten::add.Tensor), a bare name meaning every overload (aten::add), or a
+// glob ('aten::add*', '*').
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "registry/registry.h"
+
+namespace dispatchctl {
+
+bool is_glob(std::string_view pattern);
+// fnmatch-style: * ? and [abc]; the whole name must match.
+bool glob_match(std::string_view pattern, std::string_view name);
+bool op_matches(std::string_view pattern, std::string_view op_name);
+// Sorted by name, without repeats. InputError (with did-you-mean) for a
+// non-glob pattern that names no operator.
+std::vector<const Operator*> select_operators(const Registry& registry,
+                                              const std::vector<std::string>& patterns);
+
+}  // namespace dispatchctl

@@ -1,0 +1,115 @@
+#include "registry/registry.h"
+
+#include <algorithm>
+
+#include "registry/signature_check.h"
+
+namespace dispatchctl {
+
+std::string Origin::to_string() const {
+  if (line > 0) return file + ":" + std::to_string(line);
+  if (!pointer.empty()) return file + ": " + pointer;
+  return file;
+}
+
+const Operator::KeyKernels* Operator::kernels_at(Key k) const {
+  for (const auto& kk : by_key)
+    if (kk.key == k) return &kk;
+  return nullptr;
+}
+
+const Kernel* Operator::active(Key k) const {
+  const auto* kk = kernels_at(k);
+  return kk ? &registrations[kk->newest_first.front()] : nullptr;
+}
+
+Operator& Registry::entry(std::string_view op_name) {
+  auto it = index_.find(std::string(op_name));
+  if (it != index_.end()) return operators_[it->second];
+  index_.emplace(std::string(op_name), operators_.size());
+  operators_.push_back(Operator{});
+  operators_.back().name = std::string(op_name);
+  return operators_.back();
+}
+
+namespace {
+// PyTorch refuses a C++ kernel whose inferred schema disagrees with the
+// operator's schema (dispatch-semantics.md §9); its message, on one line.
+void check_signature(std::string_view op_name, const Schema& schema, const Kernel& kernel) {
+  if (!kernel.signature) return;
+  auto reason = schema_difference(schema.text, *kernel.signature);
+  if (!reason) return;
+  throw InputError(kernel.origin.to_string() +
+                   ": Inferred operator schema for a C++ kernel function doesn't match the "
+                   "expected function schema. operator: " +
+                   std::string(op_name) + "; expected schema: " + schema.text + " (" +
+                   schema.debug + "); inferred schema: " + *kernel.signature + " (" +
+                   kernel.debug + "); reason: " + *reason +
+                   " Fix the kernel's \"signature\" or the operator's \"schema\".");
+}
+}  // namespace
+
+void Registry::define(std::string_view op_name, Schema schema) {
+  Operator& op = entry(op_name);
+  if (op.schema) {
+    throw InputError(schema.origin.to_string() + ": Tried to register an operator (" +
+                     schema.text + ") with the same name and overload name multiple times. " +
+                     "Each overload's schema should only be registered with a single call to "
+                     "def(); the first is at " + op.schema->origin.to_string() +
+                     ". Remove one \"schema\" or give the operator another overload name.");
+  }
+  for (const auto& kernel : op.registrations) check_signature(op_name, schema, kernel);
+  op.schema = std::move(schema);
+}
+
+void Registry::impl(std::string_view op_name, Kernel kernel) {
+  Operator& op = entry(op_name);
+  if (op.schema) check_signature(op_name, *op.schema, kernel);
+  // A registration naming Undefined is a catch-all, stored as CIA (§3.1).
+  if (kernel.key == k_undefined)
+    kernel.key = *catalogue_->alias(Alias::CompositeImplicitAutograd);
+  kernel.sequence = sequence_++;
+  const auto index = static_cast<std::uint32_t>(op.registrations.size());
+  const Key key = kernel.key;
+  op.registrations.push_back(std::move(kernel));
+  auto it = std::lower_bound(op.by_key.begin(), op.by_key.end(), key,
+                             [](const Operator::KeyKernels& kk, Key k) { return kk.key < k; });
+  if (it == op.by_key.end() || it->key != key) it = op.by_key.insert(it, {key, {}});
+  it->newest_first.insert(it->newest_first.begin(), index);
+  if (!catalogue_->is_alias(key))
+    op.registered_runtime_bits = op.registered_runtime_bits | catalogue_->bit(key);
+}
+
+void Registry::fallback(Fallback fb) {
+  if (fallback_slot_[fb.key] >= 0) {
+    const Fallback& previous = fallbacks_[fallback_slot_[fb.key]];
+    throw InputError(fb.origin.to_string() +
+                     ": Tried to register multiple backend fallbacks for the same dispatch key " +
+                     catalogue_->name(fb.key) + "; previous registration " + previous.debug +
+                     " (" + previous.origin.to_string() + "), new registration " + fb.debug +
+                     ". Remove one of the two fallbacks.");
+  }
+  fb.sequence = sequence_++;
+  fallback_slot_[fb.key] = static_cast<int>(fallbacks_.size());
+  fallbacks_.push_back(std::move(fb));
+}
+
+const Operator* Registry::find(std::string_view op_name) const {
+  auto it = index_.find(std::string(op_name));
+  return it == index_.end() ? nullptr : &operators_[it->second];
+}
+
+std::vector<const Operator*> Registry::sorted_operators() const {
+  std::vector<const Operator*> out;
+  out.reserve(operators_.size());
+  for (const auto& op : operators_) out.push_back(&op);
+  std::sort(out.begin(), out.end(),
+            [](const Operator* a, const Operator* b) { return a->name < b->name; });
+  return out;
+}
+
+const Fallback* Registry::fallback_for(Key k) const {
+  return fallback_slot_[k] < 0 ? nullptr : &fallbacks_[fallback_slot_[k]];
+}
+
+}  // namespace dispatchctl

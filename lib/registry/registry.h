@@ -1,0 +1,114 @@
+// What the libraries registered with the dispatcher: operators (schema +
+// kernels per key, newest first) and the dispatcher-wide backend fallbacks
+// (dispatch-semantics.md §3.1). Built by the manifest loader or the dump
+// importer through the same three calls PyTorch has: def, impl, fallback.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "keys/catalogue.h"
+#include "util/errors.h"
+
+namespace dispatchctl {
+
+
+// Where a registration came from: manifest file (or builtin:VERSION), the
+// JSON pointer of its entry, and the line when known (0 = unknown).
+struct Origin {
+  std::string file;
+  std::string pointer;
+  int line = 0;
+  std::string to_string() const;  // file:line or file (pointer)
+};
+
+struct Kernel {
+  Key key = k_undefined;  // as stored: a keyless/Undefined registration is CIA
+  std::string debug;
+  std::optional<std::string> signature;  // inferred C++ schema, e.g. "(Tensor _0) -> Tensor _0"
+  bool fallthrough = false;
+  bool boxed = true;
+  bool unboxed = true;
+  Origin origin;
+  std::uint32_t sequence = 0;  // registration order, registry-wide
+};
+
+struct Fallback {
+  Key key = k_undefined;
+  std::string debug;
+  bool fallthrough = false;
+  Origin origin;
+  std::uint32_t sequence = 0;
+};
+
+struct Schema {
+  std::string text;  // ns::name.overload(args) -> returns
+  std::string debug;
+  std::string alias_analysis = "CONSERVATIVE";
+  bool alias_analysis_explicit = false;
+  Origin origin;
+};
+
+struct Operator {
+  std::string name;
+  std::optional<Schema> schema;
+  // Every kernel in registration order; `by_key` indexes it per key.
+  std::vector<Kernel> registrations;
+  struct KeyKernels {
+    Key key;
+    std::vector<std::uint32_t> newest_first;  // indices into registrations
+  };
+  std::vector<KeyKernels> by_key;  // sorted by key value (dumpState order)
+  KeySet registered_runtime_bits;  // OR of bit(k) over non-alias keys with kernels
+
+  bool has(Key k) const { return kernels_at(k) != nullptr; }
+  // The list at exactly k (alias keys allowed), newest first; nullptr if none.
+  const KeyKernels* kernels_at(Key k) const;
+  const Kernel* active(Key k) const;
+};
+
+class Registry {
+ public:
+  explicit Registry(const Catalogue& catalogue)
+      : catalogue_(&catalogue), fallback_slot_(catalogue.key_count(), -1) {}
+
+  const Catalogue& catalogue() const { return *catalogue_; }
+  std::string torch_version;  // as the first manifest gave it
+
+  // PyTorch's three registration calls. They throw InputError on what
+  // PyTorch refuses (a second schema, a second fallback, a kernel whose
+  // signature disagrees with the schema).
+  void define(std::string_view op_name, Schema schema);
+  void impl(std::string_view op_name, Kernel kernel);
+  void fallback(Fallback fallback);
+  // An operator known by name only (a dump block with neither schema nor kernels).
+  void declare(std::string_view op_name) { entry(op_name); }
+
+  const std::vector<Operator>& operators() const { return operators_; }
+  const Operator* find(std::string_view op_name) const;
+  // Operator names sorted by code point, as PyTorch's dumps are.
+  std::vector<const Operator*> sorted_operators() const;
+  const Fallback* fallback_for(Key k) const;
+  const std::vector<Fallback>& fallbacks() const { return fallbacks_; }
+  std::uint32_t registration_count() const { return sequence_; }
+
+  // Manifests (or builtin names) loaded into this registry, in order.
+  std::vector<std::string> sources;
+
+ private:
+  Operator& entry(std::string_view op_name);
+
+  const Catalogue* catalogue_;
+  std::vector<Operator> operators_;
+  std::unordered_map<std::string, std::size_t> index_;
+  std::vector<Fallback> fallbacks_;
+  std::vector<int> fallback_slot_;  // by key: index into fallbacks_, or -1
+  std::uint32_t sequence_ = 0;
+};
+
+}  // namespace dispatchctl

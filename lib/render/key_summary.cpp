@@ -1,0 +1,73 @@
+#include "render/key_summary.h"
+
+#include <algorithm>
+
+namespace dispatchctl {
+
+std::string summarize_keys(const Catalogue& cat, const std::vector<Key>& keys) {
+  std::string out;
+  auto add = [&](const std::string& word) {
+    if (!out.empty()) out += ' ';
+    out += word;
+  };
+  const int nb = cat.backend_count();
+  size_t i = 0;
+  while (i < keys.size()) {
+    const Key k = keys[i];
+    const Key f = cat.functionality_of(k);
+    if (cat.kind(k) != KeyKind::PerBackendRuntime) {
+      add(cat.name(k));
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    std::vector<int> backends;
+    while (j < keys.size() && cat.kind(keys[j]) == KeyKind::PerBackendRuntime &&
+           cat.functionality_of(keys[j]) == f) {
+      backends.push_back(cat.backend_of(keys[j]));
+      ++j;
+    }
+    const std::string prefix(cat.spec().functionalities[f - 1].runtime_prefix);
+    if (static_cast<int>(backends.size()) == nb) {
+      add((prefix.empty() ? "Dense" : prefix) + "*");
+    } else if (prefix.empty() || backends.size() < 3) {
+      for (size_t t = i; t < j; ++t) add(cat.name(keys[t]));
+    } else {
+      std::string group = prefix + "{";
+      for (size_t t = 0; t < backends.size(); ++t)
+        group += (t ? "," : "") + std::string(cat.spec().backends[backends[t] - 1]);
+      add(group + "}");
+    }
+    i = j;
+  }
+  return out;
+}
+
+std::string wrap_words(const std::string& text, size_t first_column, size_t indent, size_t width) {
+  std::string out;
+  size_t column = first_column;
+  size_t pos = 0;
+  bool line_start = true;
+  while (pos < text.size()) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    const size_t len = end - pos;
+    if (!line_start && column + 1 + len > width) {
+      out += '\n';
+      out.append(indent, ' ');
+      column = indent;
+      line_start = true;
+    }
+    if (!line_start) {
+      out += ' ';
+      ++column;
+    }
+    out.append(text, pos, len);
+    column += len;
+    line_start = false;
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,99 @@
+#include "render/keys_render.h"
+
+#include "render/key_summary.h"
+
+namespace dispatchctl {
+
+namespace {
+std::vector<std::string> names_of(const Catalogue& cat, const std::vector<Key>& keys) {
+  std::vector<std::string> out;
+  for (Key k : keys) out.push_back(cat.name(k));
+  return out;
+}
+
+std::vector<Key> autograd_runtime_keys(const Catalogue& cat) {
+  std::vector<Key> out;
+  for (Key k : cat.runtime_keys())
+    if (k != k_undefined && cat.included_in_alias(k, *cat.alias(Alias::Autograd))) out.push_back(k);
+  return out;
+}
+}  // namespace
+
+nlohmann::ordered_json alias_json(const Catalogue& cat, Key alias) {
+  const auto keys = cat.alias_runtime_keys(alias);
+  return {{"name", cat.name(alias)}, {"count", keys.size()}, {"runtime_keys", names_of(cat, keys)}};
+}
+
+std::string alias_text(const Catalogue& cat, Key alias) {
+  const auto keys = cat.alias_runtime_keys(alias);
+  std::string out = cat.name(alias) + " (" + std::to_string(keys.size()) + " runtime keys)\n";
+  for (Key k : keys) out += "  " + cat.name(k) + "\n";
+  return out;
+}
+
+nlohmann::ordered_json catalogue_json(const Catalogue& cat) {
+  nlohmann::ordered_json j;
+  j["torch_version"] = cat.version();
+  j["backends"] = cat.spec().backends;
+  nlohmann::ordered_json functionalities = nlohmann::ordered_json::array();
+  for (Key f = 1; f <= cat.spec().functionalities.size(); ++f)
+    functionalities.push_back({{"value", f},
+                               {"name", cat.name(f)},
+                               {"per_backend", cat.is_per_backend_functionality(f)}});
+  j["functionality_keys"] = std::move(functionalities);
+  nlohmann::ordered_json runtime = nlohmann::ordered_json::array();
+  for (Key k : cat.runtime_keys())
+    runtime.push_back({{"name", cat.name(k)},
+                       {"value", k},
+                       {"python_parseable", cat.python_parseable(cat.name(k))}});
+  j["runtime_keys"] = std::move(runtime);
+  nlohmann::ordered_json aliases = nlohmann::ordered_json::array();
+  for (Key k = 0; k < cat.key_count(); ++k)
+    if (cat.is_alias(k)) aliases.push_back(alias_json(cat, k));
+  j["alias_keys"] = std::move(aliases);
+  j["autogradother_backends"] = names_of(cat, cat.iterate(cat.autogradother_backends()));
+  nlohmann::ordered_json autograd = nlohmann::ordered_json::object();
+  for (Key k : autograd_runtime_keys(cat))
+    autograd[cat.name(k)] = names_of(cat, cat.iterate(cat.backend_set_from_autograd(k)));
+  j["backend_set_of_autograd_key"] = std::move(autograd);
+  std::vector<std::string> parseable;
+  for (auto n : cat.key_names())
+    if (cat.python_parseable(n)) parseable.emplace_back(n);
+  j["python_parseable_names"] = parseable;
+  return j;
+}
+
+std::string catalogue_text(const Catalogue& cat) {
+  std::string out = "Dispatch keys of PyTorch " + std::string(cat.version()) + " (verified on " +
+                    std::string(cat.spec().reference_build) + ")\n\n";
+  out += "Backends (" + std::to_string(cat.backend_count()) + ", BackendComponent order):\n  ";
+  for (auto b : cat.spec().backends) out += std::string(b) + " ";
+  out += "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
+  std::string line;
+  for (Key f = 1; f <= cat.spec().functionalities.size(); ++f)
+    line += cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "") + " ";
+  out += "  " + wrap_words(line, 2, 2, 80) + "\n";
+  out += "\nRuntime keys (" + std::to_string(cat.runtime_keys().size()) +
+         " table rows, in table order; ~ = not accepted by Python's parseDispatchKey):\n";
+  line.clear();
+  for (Key k : cat.runtime_keys()) line += cat.name(k) + (cat.python_parseable(cat.name(k)) ? "" : "~") + " ";
+  out += "  " + wrap_words(line, 2, 2, 80) + "\n";
+  out += "\nAlias keys (kernels registered to them fill these rows):\n";
+  for (Key k = 0; k < cat.key_count(); ++k) {
+    if (!cat.is_alias(k)) continue;
+    const auto keys = cat.alias_runtime_keys(k);
+    out += "  " + cat.name(k) + " (" + std::to_string(keys.size()) + "): " +
+           wrap_words(summarize_keys(cat, keys), 6 + cat.name(k).size(), 6, 80) + "\n";
+  }
+  out += "\nAutogradother backends (a kernel here plus CompositeImplicitAutograd makes "
+         "AutogradOther ambiguous):\n  " +
+         wrap_words(summarize_keys(cat, cat.iterate(cat.autogradother_backends())), 2, 2, 80) + "\n";
+  out += "\nBackend set of each autograd key (a kernel there blocks the math kernel):\n";
+  for (Key k : autograd_runtime_keys(cat)) {
+    const auto set = cat.iterate(cat.backend_set_from_autograd(k));
+    out += "  " + cat.name(k) + ": " + (set.empty() ? std::string("(empty)") : summarize_keys(cat, set)) + "\n";
+  }
+  return out;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,159 @@
+#include "render/show_render.h"
+
+#include <map>
+
+#include "builtin/builtin.h"
+#include "render/key_summary.h"
+
+namespace dispatchctl {
+
+std::string_view tag_color(Rule rule, bool color) {
+  if (!color) return "";
+  switch (rule) {
+    case Rule::Direct: return "\x1b[32m";
+    case Rule::CompositeExplicitAutogradNonFunctional:
+    case Rule::CompositeExplicitAutograd: return "\x1b[36m";
+    case Rule::CompositeImplicitAutogradNestedTensor:
+    case Rule::CompositeImplicitAutograd: return "\x1b[33m";
+    case Rule::Autograd:
+    case Rule::FuncTorchBatchedDecomposition: return "\x1b[35m";
+    case Rule::BackendFallback: return "\x1b[2m";
+    case Rule::AmbiguousAutogradOther:
+    case Rule::Missing: return "\x1b[31m";
+  }
+  return "";
+}
+
+std::string_view color_reset(bool color) { return color ? "\x1b[0m" : ""; }
+
+namespace {
+
+struct Group {
+  Rule rule;
+  const Row* first;
+  std::vector<Key> keys;
+};
+
+// Rows that share a rule and a registration are one group; all backend
+// fallbacks form one group (two with fallthroughs).
+std::vector<Group> group_rows(const std::vector<Row>& rows, bool all_keys) {
+  std::vector<Group> groups;
+  std::map<std::tuple<int, const void*, bool>, size_t> index;
+  for (const Row& row : rows) {
+    if (!row.valid() && !all_keys) continue;
+    const void* identity = row.rule == Rule::BackendFallback ? nullptr : static_cast<const void*>(row.kernel);
+    auto id = std::make_tuple(static_cast<int>(row.rule), identity, row.fallthrough());
+    auto [it, inserted] = index.emplace(id, groups.size());
+    if (inserted) groups.push_back({row.rule, &row, {}});
+    groups[it->second].keys.push_back(row.key);
+  }
+  return groups;
+}
+
+bool is_builtin_origin(const Origin& origin) {
+  return origin.file.rfind(k_builtin_prefix, 0) == 0;
+}
+
+}  // namespace
+
+void append_show_text(std::string& out, const Registry& registry, const Operator& op,
+                      const std::vector<Row>& rows, const ShowOptions& options) {
+  const Catalogue& cat = registry.catalogue();
+  constexpr size_t k_tag_width = 24;
+  constexpr size_t k_column = 2 + k_tag_width + 1;
+  constexpr size_t k_width = 80;
+  out += options.color ? "\x1b[1m" + op.name + "\x1b[0m\n" : op.name + "\n";
+  out += "  schema: " + (op.schema ? op.schema->text : std::string("(none: a dangling impl)")) + "\n";
+
+  std::map<Rule, int> counts;
+  for (const Row& row : rows) ++counts[row.rule];
+  std::string summary = "  " + std::to_string(rows.size()) + " runtime keys:";
+  bool first = true;
+  for (auto [rule, count] : counts) {
+    summary += std::string(first ? " " : ", ") + std::to_string(count) + " " + std::string(tag_text(rule));
+    first = false;
+  }
+  out += wrap_words(summary, 0, 4, k_width) + "\n\n";
+
+  for (const Group& g : group_rows(rows, options.all_keys)) {
+    std::string tag(tag_text(g.rule));
+    if (g.rule == Rule::BackendFallback && g.first->fallthrough()) tag = "fallthrough fallback";
+    out += "  ";
+    out += tag_color(g.rule, options.color);
+    out += tag;
+    out += color_reset(options.color);
+    out.append(tag.size() < k_tag_width ? k_tag_width - tag.size() + 1 : 1, ' ');
+    out += wrap_words(summarize_keys(cat, g.keys), k_column, k_column, k_width) + "\n";
+    std::string provenance;
+    if (g.rule == Rule::BackendFallback) {
+      provenance = g.keys.size() == 1 ? std::string(g.first->debug())
+                                      : "dispatcher-wide fallbacks of these keys (--format json lists each)";
+    } else if (g.rule == Rule::AmbiguousAutogradOther) {
+      provenance = "CompositeImplicitAutograd plus a kernel on an autogradother backend: a call raises";
+    } else if (g.rule == Rule::Missing) {
+      provenance = "no kernel: a call that reaches these keys raises";
+    } else {
+      if (g.rule != Rule::Direct) provenance = "via " + cat.name(g.first->provider) + ": ";
+      if (g.first->kernel->fallthrough) provenance += "fallthrough ";
+      provenance += g.first->kernel->debug;
+      const auto* registered = op.kernels_at(g.first->provider);
+      if (registered && registered->newest_first.size() > 1)
+        provenance += " (overrides " + std::to_string(registered->newest_first.size() - 1) + " earlier)";
+      if (!is_builtin_origin(g.first->kernel->origin))
+        provenance += " [" + g.first->kernel->origin.to_string() + "]";
+    }
+    out.append(k_column, ' ');
+    out += wrap_words(provenance, k_column, k_column + 2, k_width) + "\n";
+  }
+}
+
+nlohmann::ordered_json row_json(const Catalogue& cat, const Row& row) {
+  nlohmann::ordered_json j;
+  j["key"] = cat.name(row.key);
+  j["tag"] = tag_text(row.rule);
+  j["tag_id"] = tag_id(row.rule);
+  if (!row.valid()) return j;
+  j["kernel"] = row.debug();
+  j["fallthrough"] = row.fallthrough();
+  j["source"] = row.rule == Rule::BackendFallback          ? "backend_fallback"
+                : row.rule == Rule::AmbiguousAutogradOther ? "ambiguous"
+                                                           : "registration";
+  j["registered_at"] = cat.name(row.provider);
+  const Origin* origin = row.fallback ? &row.fallback->origin
+                         : (row.kernel && row.rule != Rule::AmbiguousAutogradOther) ? &row.kernel->origin
+                                                                                    : nullptr;
+  if (origin) j["origin"] = origin->to_string();
+  return j;
+}
+
+nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
+                                 const std::vector<Row>& rows, const ShowOptions& options) {
+  const Catalogue& cat = registry.catalogue();
+  nlohmann::ordered_json j;
+  j["name"] = op.name;
+  j["schema"] = op.schema ? nlohmann::ordered_json(op.schema->text) : nlohmann::ordered_json();
+  nlohmann::ordered_json registrations = nlohmann::ordered_json::array();
+  for (const auto& kk : op.by_key) {
+    bool active = true;
+    for (auto index : kk.newest_first) {
+      const Kernel& k = op.registrations[index];
+      registrations.push_back({{"key", cat.name(kk.key)},
+                               {"alias", cat.is_alias(kk.key)},
+                               {"kernel", k.debug},
+                               {"active", active},
+                               {"fallthrough", k.fallthrough},
+                               {"signature", k.signature ? nlohmann::ordered_json(*k.signature)
+                                                         : nlohmann::ordered_json()},
+                               {"origin", k.origin.to_string()}});
+      active = false;
+    }
+  }
+  j["registrations"] = std::move(registrations);
+  nlohmann::ordered_json table = nlohmann::ordered_json::array();
+  for (const Row& row : rows)
+    if (row.valid() || options.all_keys) table.push_back(row_json(cat, row));
+  j["rows"] = std::move(table);
+  return j;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,29 @@
+// Renderers for `show`: a readable grouped table and stable JSON. PyTorch's
+// own formats are in torch_text.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "table/table.h"
+
+namespace dispatchctl {
+
+struct ShowOptions {
+  bool all_keys = false;  // include missing rows
+  bool color = false;
+};
+
+void append_show_text(std::string& out, const Registry& registry, const Operator& op,
+                      const std::vector<Row>& rows, const ShowOptions& options);
+nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
+                                 const std::vector<Row>& rows, const ShowOptions& options);
+// One row as JSON (shared with diff/explain).
+nlohmann::ordered_json row_json(const Catalogue& cat, const Row& row);
+// ANSI colour per tag (empty when colour is off).
+std::string_view tag_color(Rule rule, bool color);
+std::string_view color_reset(bool color);
+
+}  // namespace dispatchctl

@@ -1,0 +1,16 @@
+// PyTorch's own text formats, byte for byte (dispatch-semantics.md §4):
+// dumpComputedTable (_dispatch_dump_table) and dumpState (_dispatch_dump).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "table/table.h"
+
+namespace dispatchctl {
+
+// Appends `KEY: [fallthrough ]DEBUG [TAG]\n` for every valid row.
+void append_torch_table(std::string& out, const Catalogue& cat, const std::vector<Row>& rows);
+void append_torch_state(std::string& out, const Catalogue& cat, const Operator& op);
+
+}  // namespace dispatchctl

@@ -1,0 +1,229 @@
+#include "table/table.h"
+
+namespace dispatchctl {
+
+std::string_view tag_text(Rule rule) {
+  switch (rule) {
+    case Rule::Direct: return "kernel";
+    case Rule::CompositeExplicitAutogradNonFunctional:
+    case Rule::CompositeExplicitAutograd: return "default backend kernel";
+    case Rule::CompositeImplicitAutogradNestedTensor: return "nested kernel";
+    case Rule::CompositeImplicitAutograd: return "math kernel";
+    case Rule::AmbiguousAutogradOther: return "ambiguous autogradother";
+    case Rule::Autograd: return "autograd kernel";
+    case Rule::FuncTorchBatchedDecomposition: return "batched kernel";
+    case Rule::BackendFallback: return "backend fallback";
+    case Rule::Missing: return "missing";
+  }
+  return "missing";
+}
+
+std::string_view tag_id(Rule rule) {
+  switch (rule) {
+    case Rule::Direct: return "kernel";
+    case Rule::CompositeExplicitAutogradNonFunctional:
+    case Rule::CompositeExplicitAutograd: return "default_backend_kernel";
+    case Rule::CompositeImplicitAutogradNestedTensor: return "nested_kernel";
+    case Rule::CompositeImplicitAutograd: return "math_kernel";
+    case Rule::AmbiguousAutogradOther: return "ambiguous_autogradother";
+    case Rule::Autograd: return "autograd_kernel";
+    case Rule::FuncTorchBatchedDecomposition: return "batched_kernel";
+    case Rule::BackendFallback: return "backend_fallback";
+    case Rule::Missing: return "missing";
+  }
+  return "missing";
+}
+
+std::optional<Alias> alias_of_rule(Rule rule) {
+  switch (rule) {
+    case Rule::CompositeExplicitAutogradNonFunctional:
+      return Alias::CompositeExplicitAutogradNonFunctional;
+    case Rule::CompositeExplicitAutograd: return Alias::CompositeExplicitAutograd;
+    case Rule::CompositeImplicitAutogradNestedTensor:
+      return Alias::CompositeImplicitAutogradNestedTensor;
+    case Rule::CompositeImplicitAutograd:
+    case Rule::AmbiguousAutogradOther: return Alias::CompositeImplicitAutograd;
+    case Rule::Autograd: return Alias::Autograd;
+    case Rule::FuncTorchBatchedDecomposition: return Alias::FuncTorchBatchedDecomposition;
+    default: return std::nullopt;
+  }
+}
+
+bool Row::fallthrough() const {
+  if (fallback) return fallback->fallthrough;
+  return kernel && kernel->fallthrough;
+}
+
+std::string_view Row::debug() const {
+  if (fallback) return fallback->debug;
+  return kernel ? std::string_view(kernel->debug) : std::string_view();
+}
+
+const Kernel& ambiguous_autogradother_kernel() {
+  static const Kernel kernel = [] {
+    Kernel k;
+    k.debug = "ambiguous_autogradother";
+    k.origin.file = "(PyTorch)";
+    return k;
+  }();
+  return kernel;
+}
+
+namespace {
+
+using Outcome = Explanation::Outcome;
+
+// Registered non-alias keys that `set.has()` (superset semantics, §3.1):
+// hasAny(set) is "this list is non-empty".
+std::vector<Key> registered_keys_in(const Catalogue& cat, const Operator& op, KeySet set) {
+  std::vector<Key> out;
+  for (const auto& kk : op.by_key)
+    if (!cat.is_alias(kk.key) && cat.has(set, kk.key)) out.push_back(kk.key);
+  return out;
+}
+
+bool has_any(const Catalogue& cat, const Operator& op, KeySet set) {
+  if (set.empty()) return false;
+  for (const auto& kk : op.by_key)
+    if (!cat.is_alias(kk.key) && cat.has(set, kk.key)) return true;
+  return false;
+}
+
+class RowBuilder {
+ public:
+  RowBuilder(const Catalogue& cat, const Operator& op, Key k, Explanation* why)
+      : cat_(cat), op_(op), k_(k), why_(why) {}
+
+  void note(Rule rule, Outcome outcome, std::string reason, std::vector<Key> blockers = {}) {
+    if (why_) why_->steps.push_back({rule, outcome, std::move(reason), std::move(blockers)});
+  }
+
+  // Tries an alias rule; true when it fills the row.
+  bool try_alias(Rule rule, Alias alias, bool undefined_counts, Row& row) {
+    const auto alias_key = cat_.alias(alias);
+    if (!alias_key) return false;  // the release has no such alias
+    const bool covered = (k_ == k_undefined && undefined_counts) ||
+                         (k_ != k_undefined && cat_.included_in_alias(k_, *alias_key));
+    const auto& alias_name = cat_.name(*alias_key);
+    if (!covered) {
+      if (why_) note(rule, Outcome::NotApplicable, cat_.name(k_) + " is not in the " + alias_name + " set");
+      return false;
+    }
+    if (!op_.has(*alias_key)) {
+      if (why_) note(rule, Outcome::NoRegistration, "no kernel registered at " + alias_name);
+      return false;
+    }
+    fill(row, rule, *alias_key);
+    if (why_) note(rule, Outcome::Chosen, cat_.name(k_) + " is in the " + alias_name + " set");
+    return true;
+  }
+
+  void fill(Row& row, Rule rule, Key provider) {
+    row.rule = rule;
+    row.provider = provider;
+    row.kernel = op_.active(provider);
+  }
+
+ private:
+  const Catalogue& cat_;
+  const Operator& op_;
+  Key k_;
+  Explanation* why_;
+};
+
+}  // namespace
+
+Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation* why) {
+  const Catalogue& cat = registry.catalogue();
+  RowBuilder b(cat, op, k, why);
+  Row row;
+  row.key = k;
+
+  // 1. A kernel registered at exactly this key.
+  if (op.has(k)) {
+    b.fill(row, Rule::Direct, k);
+    b.note(Rule::Direct, Outcome::Chosen, "registered directly at " + cat.name(k));
+    return row;
+  }
+  b.note(Rule::Direct, Outcome::NoRegistration, "no kernel registered at " + cat.name(k));
+
+  // 2-3. CompositeExplicitAutograd(NonFunctional): Undefined counts as covered.
+  if (b.try_alias(Rule::CompositeExplicitAutogradNonFunctional,
+                  Alias::CompositeExplicitAutogradNonFunctional, true, row) ||
+      b.try_alias(Rule::CompositeExplicitAutograd, Alias::CompositeExplicitAutograd, true, row))
+    return row;
+
+  // 4. A backend kernel for this key's backends, or any CEA kernel at all,
+  // keeps the math kernel away (the CEA term applies to every key, §3.2).
+  const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
+  const KeySet backends = cat.backend_set_from_autograd(k);
+  const bool has_cea = cea && op.has(*cea);
+  const bool has_backend_kernel = has_any(cat, op, backends) || has_cea;
+
+  // 5. CompositeImplicitAutogradNestedTensor is never blocked.
+  if (k != k_undefined && b.try_alias(Rule::CompositeImplicitAutogradNestedTensor,
+                                      Alias::CompositeImplicitAutogradNestedTensor, false, row))
+    return row;
+
+  // 6. CompositeImplicitAutograd (math).
+  const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
+  const bool cia_covers = k == k_undefined || cat.included_in_alias(k, cia);
+  if (!cia_covers) {
+    b.note(Rule::CompositeImplicitAutograd, Outcome::NotApplicable,
+           cat.name(k) + " is not in the CompositeImplicitAutograd set");
+  } else if (!op.has(cia)) {
+    b.note(Rule::CompositeImplicitAutograd, Outcome::NoRegistration,
+           "no kernel registered at CompositeImplicitAutograd");
+  } else if (k == cat.well_known().autograd_other &&
+             has_any(cat, op, cat.autogradother_backends())) {
+    row.rule = Rule::AmbiguousAutogradOther;
+    row.provider = cia;
+    row.kernel = &ambiguous_autogradother_kernel();
+    if (why)
+      b.note(Rule::AmbiguousAutogradOther, Outcome::Chosen,
+             "CompositeImplicitAutograd and kernels on autogradother backends both apply; "
+             "PyTorch cannot tell which to use",
+             registered_keys_in(cat, op, cat.autogradother_backends()));
+    return row;
+  } else if (!has_backend_kernel) {
+    b.fill(row, Rule::CompositeImplicitAutograd, cia);
+    b.note(Rule::CompositeImplicitAutograd, Outcome::Chosen,
+           "no backend kernel for " + cat.format(backends) + " and no CompositeExplicitAutograd kernel");
+    return row;
+  } else if (why) {
+    std::vector<Key> blockers = registered_keys_in(cat, op, backends);
+    if (has_cea) blockers.push_back(*cea);
+    b.note(Rule::CompositeImplicitAutograd, Outcome::Blocked,
+           "a backend kernel exists for this key's backends (or a CompositeExplicitAutograd kernel)",
+           std::move(blockers));
+  }
+
+  // 7-8. Autograd alias, then FuncTorchBatchedDecomposition.
+  if (b.try_alias(Rule::Autograd, Alias::Autograd, false, row) ||
+      b.try_alias(Rule::FuncTorchBatchedDecomposition, Alias::FuncTorchBatchedDecomposition,
+                  false, row))
+    return row;
+
+  // 9. The dispatcher-wide backend fallback.
+  if (const Fallback* fb = registry.fallback_for(k)) {
+    row.rule = Rule::BackendFallback;
+    row.fallback = fb;
+    row.provider = k;
+    b.note(Rule::BackendFallback, Outcome::Chosen,
+           std::string(fb->fallthrough ? "fallthrough " : "") + "backend fallback for " + cat.name(k));
+    return row;
+  }
+  b.note(Rule::BackendFallback, Outcome::NoRegistration, "no backend fallback for " + cat.name(k));
+  b.note(Rule::Missing, Outcome::Chosen, "nothing applies");
+  return row;
+}
+
+std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
+  std::vector<Row> rows;
+  const auto& keys = registry.catalogue().runtime_keys();
+  rows.reserve(keys.size());
+  for (Key k : keys) rows.push_back(compute_row(registry, op, k));
+  return rows;
+}
+
+}  // namespace dispatchctl

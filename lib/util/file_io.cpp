@@ -1,0 +1,77 @@
+#include "util/file_io.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "util/errors.h"
+
+namespace dispatchctl {
+
+bool is_gzip(std::string_view data) {
+  return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
+         static_cast<unsigned char>(data[1]) == 0x8b;
+}
+
+std::string gunzip(std::string_view data, const std::string& name) {
+  z_stream stream{};
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw InputError(name + ": cannot start gzip decoder");
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  std::string out;
+  out.resize(std::max<size_t>(data.size() * 8, 1 << 16));
+  int status = Z_OK;
+  while (status != Z_STREAM_END) {
+    if (stream.total_out >= out.size()) out.resize(out.size() * 2);
+    stream.next_out = reinterpret_cast<Bytef*>(out.data() + stream.total_out);
+    stream.avail_out = static_cast<uInt>(out.size() - stream.total_out);
+    status = inflate(&stream, Z_NO_FLUSH);
+    if (status == Z_BUF_ERROR && stream.avail_in == 0) break;  // truncated
+    if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) break;
+  }
+  const bool complete = status == Z_STREAM_END;
+  out.resize(stream.total_out);
+  inflateEnd(&stream);
+  if (!complete)
+    throw InputError(name + ": corrupt or truncated gzip data; re-create the file with gzip");
+  return out;
+}
+
+std::string read_input_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path + ": is a directory; give a file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno) + "; check the path");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string data = std::move(buffer).str();
+  if (is_gzip(data)) return gunzip(data, path);
+  return data;
+}
+
+void write_file_atomically(const std::string& path, std::string_view content) {
+  std::string temp = path + ".tmp-XXXXXX";
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) throw InputError(path + ": cannot write: " + std::strerror(errno));
+  bool ok = true;
+  for (size_t done = 0; ok && done < content.size();) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) ok = errno == EINTR;
+    else done += static_cast<size_t>(n);
+  }
+  ok = (::close(fd) == 0) && ok;
+  if (!ok || std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temp.c_str());
+    throw InputError(path + ": cannot write: " + reason);
+  }
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,18 @@
+// Reading inputs (gzip-aware) and writing outputs without leaving
+// half-written files behind.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace dispatchctl {
+
+// Whole file; gunzipped when it starts with the gzip magic. InputError on
+// a missing file, a directory, or a corrupt gzip stream.
+std::string read_input_file(const std::string& path);
+std::string gunzip(std::string_view data, const std::string& name_for_errors);
+bool is_gzip(std::string_view data);
+// Writes to PATH.tmp-XXXX then renames, so readers never see a partial file.
+void write_file_atomically(const std::string& path, std::string_view content);
+
+}  // namespace dispatchctl

@@ -1,0 +1,66 @@
+// The product's promise: for the real registries of PyTorch 1.13.1 and
+// 2.14.1, every operator's table and state print byte-identical to what
+// PyTorch printed (tests/data/*/computed_tables.txt.gz, the golden output).
+#include <doctest/doctest.h>
+
+#include "builtin/builtin.h"
+#include "registry/manifest.h"
+#include "registry/sources.h"
+#include "render/torch_text.h"
+#include "test_support.h"
+#include "util/file_io.h"
+
+using namespace dispatchctl;
+
+namespace {
+
+void check_all_operators(const Registry& registry, const std::string& version) {
+  const auto tables = test::split_blocks(test::read_test_data("torch-" + version + "/computed_tables.txt.gz"));
+  REQUIRE(tables.size() == registry.operators().size());
+  size_t identical = 0;
+  std::string first_difference;
+  for (const auto& [name, expected] : tables) {
+    const Operator* op = registry.find(name);
+    REQUIRE_MESSAGE(op != nullptr, name);
+    std::string actual;
+    append_torch_table(actual, registry.catalogue(), compute_table(registry, *op));
+    if (actual == expected) ++identical;
+    else if (first_difference.empty()) first_difference = name + "\n--- expected\n" + expected + "--- actual\n" + actual;
+  }
+  CHECK_MESSAGE(identical == tables.size(), first_difference);
+}
+
+void check_all_states(const Registry& registry, const std::string& state_text) {
+  const auto states = test::split_blocks(state_text);
+  size_t identical = 0;
+  std::string first_difference;
+  for (const auto& [name, expected] : states) {
+    std::string actual;
+    append_torch_state(actual, registry.catalogue(), *registry.find(name));
+    if (actual == expected) ++identical;
+    else if (first_difference.empty()) first_difference = name + "\n" + expected + "---\n" + actual;
+  }
+  CHECK_MESSAGE(identical == states.size(), first_difference);
+}
+
+}  // namespace
+
+TEST_CASE("fidelity: every table and state of the real registries, via the built-in import") {
+  for (std::string version : {"2.14.1", "1.13.1"}) {
+    CAPTURE(version);
+    auto registry = load_registry({"builtin:" + version});
+    check_all_operators(*registry, version);
+    check_all_states(*registry, gunzip(find_builtin(version)->state_gz, version));
+  }
+}
+
+TEST_CASE("fidelity: the same after a round trip through a JSON manifest") {
+  for (std::string version : {"2.14.1", "1.13.1"}) {
+    CAPTURE(version);
+    auto imported = load_registry({"builtin:" + version});
+    const std::string manifest = write_manifest(*imported, version);
+    auto registry = test::registry_from_json(manifest);
+    check_all_operators(*registry, version);
+    check_all_states(*registry, gunzip(find_builtin(version)->state_gz, version));
+  }
+}

@@ -1,0 +1,20 @@
+// Helpers shared by the unit tests: golden data and small registries.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "registry/registry.h"
+
+namespace dispatchctl::test {
+
+// tests/data/<relative>, gunzipped if needed.
+std::string read_test_data(const std::string& relative);
+// "=== NAME" blocks of a dump file, by operator name.
+std::map<std::string, std::string> split_blocks(const std::string& text);
+// A registry from manifest JSON text (throws InputError like the CLI).
+std::unique_ptr<Registry> registry_from_json(const std::string& json_text);
+
+}  // namespace dispatchctl::test
