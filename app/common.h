@@ -31,5 +31,11 @@ void setup_show(CLI::App& app, int& exit_code);
 void setup_keys(CLI::App& app, int& exit_code);
 void setup_import(CLI::App& app, int& exit_code);
 void setup_registries(CLI::App& app, int& exit_code);
+void setup_explain(CLI::App& app, int& exit_code);
+void setup_has_kernel(CLI::App& app, int& exit_code);
+void setup_query(CLI::App& app, int& exit_code);
+void setup_trace(CLI::App& app, int& exit_code);
+void setup_diff(CLI::App& app, int& exit_code);
+void setup_check(CLI::App& app, int& exit_code);
 
 }  // namespace dispatchctl::cli

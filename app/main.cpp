@@ -24,6 +24,12 @@ int main(int argc, char** argv) {
   cli::setup_keys(app, exit_code);
   cli::setup_import(app, exit_code);
   cli::setup_registries(app, exit_code);
+  cli::setup_explain(app, exit_code);
+  cli::setup_has_kernel(app, exit_code);
+  cli::setup_query(app, exit_code);
+  cli::setup_trace(app, exit_code);
+  cli::setup_diff(app, exit_code);
+  cli::setup_check(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,8 @@
+// dispatchctl check: not built yet (placeholder so main.cpp links).
+#include "common.h"
+
+namespace dispatchctl::cli {
+
+void setup_check(CLI::App&, int&) {}
+
+}  // namespace dispatchctl::cli

@@ -1,0 +1,8 @@
+// dispatchctl explain: not built yet (placeholder so main.cpp links).
+#include "common.h"
+
+namespace dispatchctl::cli {
+
+void setup_explain(CLI::App&, int&) {}
+
+}  // namespace dispatchctl::cli
