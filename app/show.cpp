@@ -14,8 +14,7 @@ struct ShowCommand {
   bool all_keys = false;
 
   int run() const {
-    auto reg = open_registry(registry);
-    const auto selected = select_operators(*reg, ops);
+    auto [reg, selected] = load_and_select(registry.manifests, ops);
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
     std::string out;

@@ -1,5 +1,7 @@
 // The real registries of PyTorch 2.14.1 and 1.13.1, embedded in the binary
 // as PyTorch printed them (registry_state + fallbacks) and imported on use.
+// Stored gzipped in lib/builtin/data/, embedded uncompressed so that start-up
+// needs no inflate and `show OP` can skip the blocks of other operators.
 #pragma once
 
 #include <string>
@@ -10,7 +12,7 @@ namespace dispatchctl {
 
 struct BuiltinRegistry {
   std::string_view version;         // "2.14.1"
-  std::string_view state_gz;        // _dispatch_dump of every operator, gzipped
+  std::string_view state;           // _dispatch_dump of every operator (=== NAME blocks)
   std::string_view fallbacks_json;  // {key: text}
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "registry/sources.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -87,6 +88,25 @@ std::vector<const Operator*> select_operators(const Registry& registry,
   std::sort(out.begin(), out.end(),
             [](const Operator* a, const Operator* b) { return a->name < b->name; });
   return out;
+}
+
+Selection load_and_select(const std::vector<std::string>& sources,
+                          const std::vector<std::string>& patterns) {
+  auto wanted = [&patterns](std::string_view name) {
+    for (const auto& p : patterns)
+      if (op_matches(p, name)) return true;
+    return false;
+  };
+  Selection s;
+  s.registry = load_registry(sources, wanted);
+  try {
+    s.operators = select_operators(*s.registry, patterns);
+  } catch (const InputError&) {
+    // Suggestions need every name: reload whole, and report from there.
+    s.registry = load_registry(sources);
+    s.operators = select_operators(*s.registry, patterns);
+  }
+  return s;
 }
 
 }  // namespace dispatchctl

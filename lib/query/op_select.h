@@ -3,6 +3,7 @@
 // glob ('aten::add*', '*').
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,5 +20,14 @@ bool op_matches(std::string_view pattern, std::string_view op_name);
 // non-glob pattern that names no operator.
 std::vector<const Operator*> select_operators(const Registry& registry,
                                               const std::vector<std::string>& patterns);
+
+// Loads the registry of `sources` keeping only the operators the patterns
+// can match (fast `show OP` on built-in registries), then selects them.
+struct Selection {
+  std::unique_ptr<Registry> registry;
+  std::vector<const Operator*> operators;
+};
+Selection load_and_select(const std::vector<std::string>& sources,
+                          const std::vector<std::string>& patterns);
 
 }  // namespace dispatchctl

@@ -79,6 +79,9 @@ class Registry {
 
   const Catalogue& catalogue() const { return *catalogue_; }
   std::string torch_version;  // as the first manifest gave it
+  // Check kernel signatures against schemas as PyTorch does at registration.
+  // Off for PyTorch's own dumps: what PyTorch printed, it already accepted.
+  bool check_signatures = true;
 
   // PyTorch's three registration calls. They throw InputError on what
   // PyTorch refuses (a second schema, a second fallback, a kernel whose

@@ -38,8 +38,9 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
   return registry;
 }
 
-std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources) {
-  if (sources.empty()) return load_registry({std::string(k_default_registry)});
+std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
+                                        const OperatorFilter& only) {
+  if (sources.empty()) return load_registry({std::string(k_default_registry)}, only);
   std::unique_ptr<Registry> registry;
   for (const auto& source : sources) {
     if (source.rfind(k_builtin_prefix, 0) == 0) {
@@ -51,14 +52,13 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources)
       }
       const std::string version(builtin->version);
       if (!registry) {
-        registry = import_torch_dump(version, gunzip(builtin->state_gz, source), source,
-                                     builtin->fallbacks_json, source + " fallbacks");
-        registry->sources = {source};
-        continue;
+        registry = std::make_unique<Registry>(catalogue_for(version, source));
+        registry->torch_version = version;
+      } else {
+        require_same_release(*registry, version, source);
       }
-      require_same_release(*registry, version, source);
       import_torch_fallbacks(*registry, builtin->fallbacks_json, source + " fallbacks");
-      import_torch_state(*registry, gunzip(builtin->state_gz, source), source);
+      import_torch_state(*registry, builtin->state, source, only);
       registry->sources.push_back(source);
       continue;
     }

@@ -16,8 +16,9 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 
 class StateParser {
  public:
-  StateParser(Registry& registry, std::string_view text, const std::string& source)
-      : registry_(registry), text_(text), source_(source) {}
+  StateParser(Registry& registry, std::string_view text, const std::string& source,
+              const OperatorFilter& only)
+      : registry_(registry), text_(text), source_(source), only_(only) {}
 
   void run() {
     bool any_block = false;
@@ -27,6 +28,11 @@ class StateParser {
         finish_block();
         block_name_ = std::string(line_.substr(k_separator.size()));
         expect_name_ = true;
+        if (only_ && !only_(block_name_)) {
+          skip_block();
+          expect_name_ = false;
+          any_block = true;
+        }
         continue;
       }
       if (starts_with(line_, "name: ")) {
@@ -54,6 +60,16 @@ class StateParser {
     pos_ = end + 1;
     ++line_number_;
     return true;
+  }
+
+  // Jumps to the next "=== " line without parsing (filtered out).
+  void skip_block() {
+    while (pos_ < text_.size() && text_.compare(pos_, k_separator.size(), k_separator) != 0) {
+      size_t end = text_.find('\n', pos_);
+      if (end == std::string_view::npos) end = text_.size();
+      pos_ = end + 1;
+      ++line_number_;
+    }
   }
 
   [[noreturn]] void fail(const std::string& what) const {
@@ -194,6 +210,7 @@ class StateParser {
   Registry& registry_;
   std::string_view text_;
   const std::string& source_;
+  const OperatorFilter& only_;
   size_t pos_ = 0;
   int line_number_ = 0;
   std::string_view line_;
@@ -208,8 +225,17 @@ class StateParser {
 
 }  // namespace
 
-void import_torch_state(Registry& registry, std::string_view text, const std::string& source) {
-  StateParser(registry, text, source).run();
+void import_torch_state(Registry& registry, std::string_view text, const std::string& source,
+                        const OperatorFilter& only) {
+  const bool was_checking = registry.check_signatures;
+  registry.check_signatures = false;
+  try {
+    StateParser(registry, text, source, only).run();
+  } catch (...) {
+    registry.check_signatures = was_checking;
+    throw;
+  }
+  registry.check_signatures = was_checking;
 }
 
 void import_torch_fallbacks(Registry& registry, std::string_view json_text,

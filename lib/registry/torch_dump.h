@@ -3,6 +3,7 @@
 // report) and the `{key: text}` fallback map of shared/data/*/fallbacks.json.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -10,9 +11,14 @@
 
 namespace dispatchctl {
 
-// Registers every operator of the dump. Kernels of one key are registered
-// oldest first so the dump's active kernel ends up active again.
-void import_torch_state(Registry& registry, std::string_view text, const std::string& source);
+// Which operators to load; empty = all. Lets `show OP` skip the other
+// 3,000 blocks of a built-in registry.
+using OperatorFilter = std::function<bool(std::string_view op_name)>;
+
+// Registers every operator of the dump (that `only` accepts). Kernels of one
+// key are registered oldest first so the dump's active kernel ends up active.
+void import_torch_state(Registry& registry, std::string_view text, const std::string& source,
+                        const OperatorFilter& only = {});
 // `{"AutogradCPU": "fallthrough registered at …", …}`.
 void import_torch_fallbacks(Registry& registry, std::string_view json_text,
                             const std::string& source);

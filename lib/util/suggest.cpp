@@ -20,6 +20,14 @@ int edit_distance(std::string_view a, std::string_view b) {
   return previous[b.size()];
 }
 
+namespace {
+size_t common_prefix(std::string_view a, std::string_view b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return n;
+}
+}  // namespace
+
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string_view>& candidates) {
   // Allow roughly one typo per four characters, at least two.
@@ -29,9 +37,11 @@ std::optional<std::string> closest_match(std::string_view word,
   for (auto candidate : candidates) {
     // Cheap bound: lengths differing by more than the limit cannot match.
     const int length_gap = std::abs(static_cast<int>(candidate.size()) - static_cast<int>(word.size()));
-    if (length_gap >= best_distance) continue;
+    if (length_gap > best_distance) continue;
     const int d = edit_distance(word, candidate);
-    if (d < best_distance) {
+    // Ties go to the longer common prefix: 'aten::ad' -> 'aten::add', not 'aten::pad'.
+    if (d < best_distance ||
+        (d == best_distance && best && common_prefix(word, candidate) > common_prefix(word, *best))) {
       best_distance = d;
       best = std::string(candidate);
     }
