@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+"""Export the live PyTorch dispatcher registry as a dispatchctl manifest.
+
+Runs in any Python that has torch >= 1.13 and writes a manifest
+(shared/design/manifest-format.md, "dispatchctl_manifest": 1) holding every
+operator the dispatcher knows (custom namespaces included), every kernel with
+its debug string in registration order (inactive ones too), fallthrough flags,
+inferred signatures, boxed/unboxed flags, the alias-analysis kind, and the
+dispatcher-wide backend fallbacks.
+
+Only public and torch._C._dispatch_* functions are used:
+  * operator list: _dispatch_get_all_op_names (2.x) or
+    _dispatch_get_registrations_for_dispatch_key("") (1.13), plus
+    _dispatch_find_dangling_impls;
+  * per operator: _dispatch_dump (OperatorEntry::dumpState), parsed exactly as
+    dispatchctl's `import torch-dump` parses it;
+  * fallbacks: no API lists them, so they are read off the `[backend fallback]`
+    lines of _dispatch_dump_table of every operator and cross-checked with
+    _dispatch_has_backend_fallback.
+
+    python3 tools/dispatchctl-export.py -o my_torch.json
+    python3 tools/dispatchctl-export.py --import my_ext --namespace my_ext -o my_ext.json
+    dispatchctl show 'my_ext::*' -m my_torch.json
+
+Exit status: 0 complete, 1 written but something could not be read (see the
+warnings on stderr), 2 usage error or nothing written.
+"""
+
+import argparse
+import fnmatch
+import importlib
+import json
+import os
+import re
+import sys
+import tempfile
+
+FORMAT_VERSION = 1
+ALIAS_KINDS = ("FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION")
+# Per-backend building blocks and enum placeholders: _dispatch_has_backend_fallback
+# answers for their CPU instance (dispatch-semantics.md §1.8), so they say nothing
+# about a fallback of their own.
+BUILDING_BLOCKS = {"Dense", "Quantized", "Sparse", "SparseCsr", "NestedTensor",
+                   "AutogradFunctionality"}
+
+
+class ExportError(Exception):
+    """Something that makes the export impossible (exit 2)."""
+
+
+class Problems:
+    """What could not be read; printed on stderr, makes the exit status 1."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, text):
+        self.items.append(text)
+        _status_clear()
+        print("dispatchctl-export: warning: " + text, file=sys.stderr)
+
+
+# --------------------------------------------------------------------------
+# progress (only on a terminal)
+
+_progress_shown = False
+
+
+def _status(text):
+    global _progress_shown
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
+        _progress_shown = True
+
+
+def _status_clear():
+    global _progress_shown
+    if _progress_shown:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
+        _progress_shown = False
+
+
+# --------------------------------------------------------------------------
+# parsing _dispatch_dump (mirrors lib/registry/torch_dump.cpp)
+
+class ParseError(Exception):
+    pass
+
+
+def parse_kernel_line(line):
+    """KEY[alias][ (inactive)]: DEBUG :: SIGNATURE [ fallthrough boxed unboxed ]"""
+    colon = line.find(": ")
+    if colon < 0:
+        raise ParseError("expected a kernel line 'KEY: DEBUG :: SIGNATURE [ FLAGS ]'")
+    key_part, rest = line[:colon], line[colon + 2:]
+    inactive = False
+    if len(key_part) > len(" (inactive)") and key_part.endswith(" (inactive)"):
+        key_part = key_part[: -len(" (inactive)")]
+        inactive = True
+    alias = False
+    if len(key_part) > len("[alias]") and key_part.endswith("[alias]"):
+        key_part = key_part[: -len("[alias]")]
+        alias = True
+    if not key_part or " " in key_part:
+        raise ParseError("'%s' is not a dispatch key name" % key_part)
+    flags_at = rest.rfind(" [ ")
+    if flags_at < 0 or not rest.endswith("]"):
+        raise ParseError("kernel line lacks its flags, e.g. '[ boxed unboxed ]'")
+    flags = rest[flags_at + 3: -1].split()
+    head = rest[:flags_at]
+    sig_at = head.rfind(" :: ")
+    if sig_at < 0:
+        raise ParseError("kernel line lacks ' :: SIGNATURE'")
+    unknown = [f for f in flags if f not in ("fallthrough", "boxed", "unboxed")]
+    if unknown:
+        raise ParseError("unknown kernel flag '%s'" % unknown[0])
+    signature = head[sig_at + 4:]
+    return {
+        "key": key_part,
+        "alias": alias,
+        "inactive": inactive,
+        "kernel": head[:sig_at],
+        "signature": None if signature == "(none)" else signature,
+        "fallthrough": "fallthrough" in flags,
+        "boxed": "boxed" in flags,
+        "unboxed": "unboxed" in flags,
+    }
+
+
+def parse_state(name, text):
+    """One _dispatch_dump text -> a manifest operator entry."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or lines[0] != "name: " + name:
+        raise ParseError("expected 'name: %s' as the first line" % name)
+    entry = {"name": name}
+    i = 1
+    if i >= len(lines) or not lines[i].startswith("schema: "):
+        raise ParseError("expected 'schema: …' after the name line")
+    schema = lines[i][len("schema: "):]
+    i += 1
+    if schema != "(none)":
+        entry["schema"] = schema
+        if i < len(lines) and lines[i].startswith("debug: "):
+            entry["debug"] = lines[i][len("debug: "):]
+            i += 1
+        if i >= len(lines) or not lines[i].startswith("alias analysis kind: "):
+            raise ParseError("expected 'alias analysis kind: …' after the schema")
+        kind = lines[i][len("alias analysis kind: "):]
+        i += 1
+        explicit = True
+        if len(kind) > len(" (default)") and kind.endswith(" (default)"):
+            kind = kind[: -len(" (default)")]
+            explicit = False
+        if kind not in ALIAS_KINDS:
+            raise ParseError("unknown alias analysis kind '%s'" % kind)
+        if not explicit and kind != "CONSERVATIVE":
+            raise ParseError("default alias analysis kind '%s' is not CONSERVATIVE; "
+                             "a manifest cannot express it" % kind)
+        if explicit:
+            entry["alias_analysis"] = kind
+    groups = []  # [(key, [kernel, ...] newest first)]
+    for line in lines[i:]:
+        if line == "":
+            continue
+        k = parse_kernel_line(line)
+        if k["inactive"]:
+            if not groups or groups[-1][0] != k["key"]:
+                raise ParseError("'(inactive)' kernel does not follow an active kernel of the same key")
+            groups[-1][1].append(k)
+        else:
+            if any(g[0] == k["key"] for g in groups):
+                raise ParseError("a second active kernel for %s" % k["key"])
+            groups.append((k["key"], [k]))
+    kernels = []
+    for _key, newest_first in groups:
+        for k in reversed(newest_first):  # the manifest wants registration order
+            out = {"key": k["key"], "kernel": k["kernel"]}
+            if k["fallthrough"]:
+                out["fallthrough"] = True
+            if k["signature"] is not None:
+                out["signature"] = k["signature"]
+            if not k["boxed"]:
+                out["boxed"] = False
+            if k["unboxed"] != (not k["fallthrough"]):
+                out["unboxed"] = k["unboxed"]
+            kernels.append(out)
+    if kernels:
+        entry["kernels"] = kernels
+    return entry
+
+
+TABLE_LINE = re.compile(r"^([A-Za-z0-9_]+): (.*) \[([a-z ]+)\]$")
+
+
+def fallback_lines(table_text):
+    """(key, text) of every `[backend fallback]` row of a _dispatch_dump_table."""
+    for line in table_text.split("\n"):
+        if line.endswith(" [backend fallback]"):
+            m = TABLE_LINE.match(line)
+            if m:
+                yield m.group(1), m.group(2)
+
+
+# --------------------------------------------------------------------------
+# reading the live registry
+
+def normalized_version(version):
+    m = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?", version)
+    if not m:
+        raise ExportError("cannot read a release number from torch.__version__ = %r" % version)
+    return "%s.%s.%s" % (m.group(1), m.group(2), m.group(3) or "0")
+
+
+def all_op_names(C, problems):
+    if hasattr(C, "_dispatch_get_all_op_names"):
+        names = set(C._dispatch_get_all_op_names())
+    elif hasattr(C, "_dispatch_get_registrations_for_dispatch_key"):
+        names = set(C._dispatch_get_registrations_for_dispatch_key(""))
+    else:
+        raise ExportError("this torch has neither torch._C._dispatch_get_all_op_names nor "
+                          "_dispatch_get_registrations_for_dispatch_key; torch >= 1.13 is needed")
+    if hasattr(C, "_dispatch_find_dangling_impls"):
+        for state in C._dispatch_find_dangling_impls():
+            first = state.split("\n", 1)[0]
+            if first.startswith("name: "):
+                names.add(first[len("name: "):])
+    else:
+        problems.add("torch._C._dispatch_find_dangling_impls is missing; operators without a "
+                     "schema may be left out")
+    return sorted(names)
+
+
+def select(names, namespaces, ops):
+    if not namespaces and not ops:
+        return names
+    chosen = []
+    for n in names:
+        if n.split("::", 1)[0] in namespaces:
+            chosen.append(n)
+            continue
+        base = n.split(".", 1)[0]
+        if any(n == p or base == p or fnmatch.fnmatchcase(n, p) for p in ops):
+            chosen.append(n)
+    for p in ops:
+        if not any(n == p or n.split(".", 1)[0] == p or fnmatch.fnmatchcase(n, p) for n in names):
+            raise ExportError("--op %s: no such operator in the live registry" % p)
+    for ns in namespaces:
+        if not any(n.split("::", 1)[0] == ns for n in names):
+            raise ExportError("--namespace %s: no operator of this namespace in the live registry" % ns)
+    return chosen
+
+
+def probe_fallbacks(C, problems):
+    """Table of a fresh operator without kernels: every row is a backend fallback."""
+    if not hasattr(C, "_dispatch_library"):
+        return {}
+    ns = "_dispatchctl_export_probe_%d" % os.getpid()
+    try:
+        lib = C._dispatch_library("DEF", ns, "", "", 0)
+        lib.def_("probe(Tensor x) -> Tensor")
+        text = C._dispatch_dump_table(ns + "::probe")
+        del lib
+    except Exception as e:  # noqa: BLE001 - report, do not crash
+        problems.add("could not define a probe operator to read fallbacks: %s" % e)
+        return {}
+    return dict(fallback_lines(text))
+
+
+def read_fallbacks(C, names, problems):
+    """Fallback texts from the tables of every operator, checked against
+    _dispatch_has_backend_fallback."""
+    seen = {}
+    for n, name in enumerate(names):
+        if n % 200 == 0:
+            _status("reading fallbacks: %d/%d operators" % (n, len(names)))
+        for key, text in fallback_lines(C._dispatch_dump_table(name)):
+            prev = seen.setdefault(key, text)
+            if prev != text:
+                problems.add("fallback of %s reads %r in one table and %r in another; kept the first"
+                             % (key, prev, text))
+    has_fallback = getattr(C, "_dispatch_has_backend_fallback", None)
+    if has_fallback is None:
+        problems.add("torch._C._dispatch_has_backend_fallback is missing; fallbacks that no "
+                     "operator's table shows are left out")
+        return seen
+    claimed = []
+    for member_name, member in getattr(C, "DispatchKey").__members__.items():
+        if member_name in BUILDING_BLOCKS or member_name.startswith(("StartOf", "EndOf")):
+            continue
+        try:
+            if has_fallback(member):
+                claimed.append(member_name)
+        except Exception:  # noqa: BLE001 - alias keys etc. may be refused
+            continue
+    missing = [k for k in claimed if k not in seen]
+    if missing:
+        probed = probe_fallbacks(C, problems)
+        for k in missing:
+            if k in probed:
+                seen[k] = probed[k]
+            else:
+                problems.add("_dispatch_has_backend_fallback(%s) is true but no table shows its "
+                             "kernel; the fallback is left out" % k)
+    for k in seen:
+        member = C.DispatchKey.__members__.get(k)
+        if member is not None and not has_fallback(member):
+            problems.add("tables show a backend fallback for %s but _dispatch_has_backend_fallback "
+                         "says there is none" % k)
+    return seen
+
+
+def export(args, problems):
+    for module in args.imports:
+        _status("importing %s" % module)
+        try:
+            importlib.import_module(module)
+        except Exception as e:  # noqa: BLE001
+            raise ExportError("--import %s failed: %s: %s" % (module, type(e).__name__, e))
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001
+        raise ExportError("cannot import torch (%s: %s); run this script with the Python that has "
+                          "your PyTorch" % (type(e).__name__, e))
+    C = torch._C
+    if not hasattr(C, "_dispatch_dump"):
+        raise ExportError("torch._C._dispatch_dump is missing; torch >= 1.13 is needed")
+    version = normalized_version(torch.__version__)
+
+    names = all_op_names(C, problems)
+    chosen = select(names, set(args.namespaces), args.ops)
+
+    operators = []
+    for n, name in enumerate(chosen):
+        if n % 100 == 0:
+            _status("reading operators: %d/%d" % (n, len(chosen)))
+        text = C._dispatch_dump(name)
+        if not text:
+            problems.add("%s: _dispatch_dump returned nothing (operator gone?); left out" % name)
+            continue
+        try:
+            operators.append(parse_state(name, text))
+        except ParseError as e:
+            problems.add("%s: cannot read its _dispatch_dump (%s); left out. The text was:\n%s"
+                         % (name, e, text))
+
+    fallbacks = []
+    if args.fallbacks:
+        for key, text in sorted(read_fallbacks(C, names, problems).items()):
+            entry = {"key": key}
+            if text.startswith("fallthrough "):
+                entry["kernel"] = text[len("fallthrough "):]
+                entry["fallthrough"] = True
+            else:
+                entry["kernel"] = text
+            fallbacks.append(entry)
+    _status_clear()
+
+    manifest = {"dispatchctl_manifest": FORMAT_VERSION, "torch_version": version}
+    if args.fallbacks:
+        manifest["fallbacks"] = fallbacks
+    manifest["operators"] = operators
+    stats = (len(operators), sum(len(o.get("kernels", [])) for o in operators), len(fallbacks),
+             torch.__version__)
+    return manifest, stats
+
+
+def write_atomically(path, text):
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="dispatchctl-export",
+        description="Write a dispatchctl manifest of the live PyTorch dispatcher registry "
+                    "(every operator, kernel and backend fallback).",
+        epilog="Example: python3 tools/dispatchctl-export.py --import my_ext -o my_torch.json && "
+               "dispatchctl show 'my_ext::*' -m my_torch.json")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write here (atomically); default: standard output")
+    parser.add_argument("--namespace", dest="namespaces", action="append", default=[], metavar="NS",
+                        help="export only operators of this namespace (repeatable)")
+    parser.add_argument("--op", dest="ops", action="append", default=[], metavar="NAME",
+                        help="export only this operator: full name, bare name (all overloads) or "
+                             "glob (repeatable; adds to --namespace)")
+    parser.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE",
+                        help="import this module first, e.g. your extension that registers "
+                             "operators (repeatable)")
+    parser.add_argument("--no-fallbacks", dest="fallbacks", action="store_false",
+                        help="leave the backend fallbacks out, e.g. to layer the export over "
+                             "builtin:VERSION, which has them already")
+    args = parser.parse_args(argv)
+
+    problems = Problems()
+    try:
+        manifest, (n_ops, n_kernels, n_fallbacks, raw_version) = export(args, problems)
+        text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
+        if args.output and args.output != "-":
+            write_atomically(args.output, text)
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except ExportError as e:
+        _status_clear()
+        print("dispatchctl-export: error: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        _status_clear()
+        print("dispatchctl-export: error: cannot write %s: %s" % (args.output, e.strerror or e),
+              file=sys.stderr)
+        return 2
+    where = args.output if args.output and args.output != "-" else "standard output"
+    print("dispatchctl-export: torch %s: %d operators, %d kernels, %d backend fallbacks -> %s"
+          % (raw_version, n_ops, n_kernels, n_fallbacks, where), file=sys.stderr)
+    if problems.items:
+        print("dispatchctl-export: %d thing(s) could not be read (warnings above); the manifest "
+              "may be incomplete" % len(problems.items), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
