@@ -35,37 +35,51 @@ Operator& Registry::entry(std::string_view op_name) {
 namespace {
 // PyTorch refuses a C++ kernel whose inferred schema disagrees with the
 // operator's schema (dispatch-semantics.md §9); its message, on one line.
-void check_signature(std::string_view op_name, const Schema& schema, const Kernel& kernel) {
-  if (!kernel.signature) return;
+std::optional<std::string> signature_problem(std::string_view op_name, const Schema& schema,
+                                             const Kernel& kernel) {
+  if (!kernel.signature) return std::nullopt;
   auto reason = schema_difference(schema.text, *kernel.signature);
-  if (!reason) return;
-  throw InputError(kernel.origin.to_string() +
-                   ": Inferred operator schema for a C++ kernel function doesn't match the "
-                   "expected function schema. operator: " +
-                   std::string(op_name) + "; expected schema: " + schema.text + " (" +
-                   schema.debug + "); inferred schema: " + *kernel.signature + " (" +
-                   kernel.debug + "); reason: " + *reason +
-                   " Fix the kernel's \"signature\" or the operator's \"schema\".");
+  if (!reason) return std::nullopt;
+  return "Inferred operator schema for a C++ kernel function doesn't match the "
+         "expected function schema. operator: " +
+         std::string(op_name) + "; expected schema: " + schema.text + " (" + schema.debug +
+         "); inferred schema: " + *kernel.signature + " (" + kernel.debug + "); reason: " +
+         *reason + " Fix the kernel's \"signature\" or the operator's \"schema\".";
 }
 }  // namespace
+
+void Registry::refuse(Refusal what, const Origin& where, const std::string& message) const {
+  if (!on_refused) throw InputError(where.to_string() + ": " + message);
+  on_refused(what, where, message);
+}
 
 void Registry::define(std::string_view op_name, Schema schema) {
   Operator& op = entry(op_name);
   if (op.schema) {
-    throw InputError(schema.origin.to_string() + ": Tried to register an operator (" +
-                     schema.text + ") with the same name and overload name multiple times. " +
-                     "Each overload's schema should only be registered with a single call to "
-                     "def(); the first is at " + op.schema->origin.to_string() +
-                     ". Remove one \"schema\" or give the operator another overload name.");
+    refuse(Refusal::DuplicateSchema, schema.origin,
+           "Tried to register an operator (" + schema.text +
+               ") with the same name and overload name multiple times. "
+               "Each overload's schema should only be registered with a single call to "
+               "def(); the first is at " + op.schema->origin.to_string() +
+               ". Remove one \"schema\" or give the operator another overload name.");
+    return;
   }
   if (check_signatures)
-    for (const auto& kernel : op.registrations) check_signature(op_name, schema, kernel);
+    for (const auto& kernel : op.registrations)
+      if (auto problem = signature_problem(op_name, schema, kernel)) {
+        refuse(Refusal::SignatureMismatch, kernel.origin, *problem);
+        return;
+      }
   op.schema = std::move(schema);
 }
 
 void Registry::impl(std::string_view op_name, Kernel kernel) {
   Operator& op = entry(op_name);
-  if (op.schema && check_signatures) check_signature(op_name, *op.schema, kernel);
+  if (op.schema && check_signatures)
+    if (auto problem = signature_problem(op_name, *op.schema, kernel)) {
+      refuse(Refusal::SignatureMismatch, kernel.origin, *problem);
+      return;
+    }
   // A registration naming Undefined is a catch-all, stored as CIA (§3.1).
   if (kernel.key == k_undefined)
     kernel.key = *catalogue_->alias(Alias::CompositeImplicitAutograd);
@@ -84,11 +98,12 @@ void Registry::impl(std::string_view op_name, Kernel kernel) {
 void Registry::fallback(Fallback fb) {
   if (fallback_slot_[fb.key] >= 0) {
     const Fallback& previous = fallbacks_[fallback_slot_[fb.key]];
-    throw InputError(fb.origin.to_string() +
-                     ": Tried to register multiple backend fallbacks for the same dispatch key " +
-                     catalogue_->name(fb.key) + "; previous registration " + previous.debug +
-                     " (" + previous.origin.to_string() + "), new registration " + fb.debug +
-                     ". Remove one of the two fallbacks.");
+    refuse(Refusal::DuplicateFallback, fb.origin,
+           "Tried to register multiple backend fallbacks for the same dispatch key " +
+               catalogue_->name(fb.key) + "; previous registration " + previous.debug + " (" +
+               previous.origin.to_string() + "), new registration " + fb.debug +
+               ". Remove one of the two fallbacks.");
+    return;
   }
   fb.sequence = sequence_++;
   fallback_slot_[fb.key] = static_cast<int>(fallbacks_.size());

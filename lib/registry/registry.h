@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -82,6 +83,12 @@ class Registry {
   // Check kernel signatures against schemas as PyTorch does at registration.
   // Off for PyTorch's own dumps: what PyTorch printed, it already accepted.
   bool check_signatures = true;
+  // What PyTorch refuses at registration (a second schema, a second
+  // fallback, a signature mismatch) is thrown as InputError, unless this
+  // sink is set (`check` records it as a finding); the refused registration
+  // is then skipped, leaving no trace as in PyTorch.
+  enum class Refusal { DuplicateSchema, DuplicateFallback, SignatureMismatch };
+  std::function<void(Refusal, const Origin&, const std::string& message)> on_refused;
 
   // PyTorch's three registration calls. They throw InputError on what
   // PyTorch refuses (a second schema, a second fallback, a kernel whose
@@ -105,6 +112,7 @@ class Registry {
 
  private:
   Operator& entry(std::string_view op_name);
+  void refuse(Refusal what, const Origin& where, const std::string& message) const;
 
   const Catalogue* catalogue_;
   std::vector<Operator> operators_;
