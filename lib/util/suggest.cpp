@@ -6,18 +6,23 @@
 namespace dispatchctl {
 
 int edit_distance(std::string_view a, std::string_view b) {
-  std::vector<int> previous(b.size() + 1), current(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) previous[j] = static_cast<int>(j);
+  // Optimal string alignment: a swap of two neighbours ('Meat' -> 'Meta')
+  // counts as one typo.
+  auto same = [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+  };
+  std::vector<std::vector<int>> d(a.size() + 1, std::vector<int>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = static_cast<int>(i);
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = static_cast<int>(j);
   for (size_t i = 1; i <= a.size(); ++i) {
-    current[0] = static_cast<int>(i);
     for (size_t j = 1; j <= b.size(); ++j) {
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (same ? 0 : 1)});
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1,
+                          d[i - 1][j - 1] + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
+      if (i > 1 && j > 1 && same(a[i - 1], b[j - 2]) && same(a[i - 2], b[j - 1]))
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-    std::swap(previous, current);
   }
-  return previous[b.size()];
+  return d[a.size()][b.size()];
 }
 
 namespace {
@@ -31,7 +36,8 @@ size_t common_prefix(std::string_view a, std::string_view b) {
 std::optional<std::string> closest_match(std::string_view word,
                                          const std::vector<std::string_view>& candidates) {
   // Allow roughly one typo per four characters, at least two.
-  const int limit = std::max<int>(2, static_cast<int>(word.size()) / 4);
+  if (word.size() > 256) return std::nullopt;  // not a typo; keep hostile input cheap
+  const int limit = std::clamp<int>(static_cast<int>(word.size()) / 4, 2, 6);
   std::optional<std::string> best;
   int best_distance = limit + 1;
   for (auto candidate : candidates) {

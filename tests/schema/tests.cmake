@@ -1,0 +1,3 @@
+# The JSON Schema and every manifest in the repository agree.
+add_test(NAME schema_validates_manifests
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/validate_manifests.py ${PROJECT_SOURCE_DIR})

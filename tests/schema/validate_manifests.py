@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""Validates every manifest under examples/ and tests/ against
+schemas/manifest.schema.json, and checks that the schema rejects what the
+loader rejects (so the two cannot drift). Needs Debian's python3-jsonschema."""
+import json
+import pathlib
+import sys
+
+import jsonschema
+
+root = pathlib.Path(sys.argv[1])
+schema = json.loads((root / "schemas/manifest.schema.json").read_text())
+validator = jsonschema.Draft202012Validator(schema)
+jsonschema.Draft202012Validator.check_schema(schema)
+
+checked = 0
+failures = []
+for folder in ("examples", "tests"):
+    for path in sorted((root / folder).rglob("*.json")):
+        rel = path.relative_to(root)
+        if "bad_input" in rel.parts or "invalid" in rel.parts or "data" in rel.parts[:2]:
+            continue  # deliberately broken inputs and golden PyTorch data
+        try:
+            doc = json.loads(path.read_text())
+        except Exception as e:  # noqa: BLE001
+            failures.append(f"{rel}: not JSON: {e}")
+            continue
+        if not isinstance(doc, dict) or "dispatchctl_manifest" not in doc:
+            continue  # other JSON (configs, expectations)
+        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+        for e in errors:
+            failures.append(f"{rel}: /{'/'.join(map(str, e.path))}: {e.message}")
+        checked += 1
+
+# What the loader refuses, the schema refuses too.
+base = {"dispatchctl_manifest": 1, "torch_version": "2.14.1"}
+must_fail = [
+    {},
+    {"dispatchctl_manifest": 2, "torch_version": "2.14.1"},
+    dict(base, operators=[{"schema": "x::y() -> ()"}]),
+    dict(base, operators=[{"name": "noname"}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU"}]}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "fallthrough": "yes"}]}]),
+    dict(base, operators=[{"name": "x::y", "alias_analysis": "MAGIC", "schema": "x::y() -> ()"}]),
+    dict(base, operators=[{"name": "x::y", "debug": "d"}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "fallthruogh": True}]}]),
+    dict(base, fallbacks=[{"key": "CPU"}]),
+    dict(base, extra=1),
+]
+for i, doc in enumerate(must_fail):
+    if validator.is_valid(doc):
+        failures.append(f"schema accepts invalid manifest #{i}: {json.dumps(doc)}")
+
+print(f"validated {checked} manifests; {len(must_fail)} invalid ones rejected")
+if checked == 0:
+    failures.append("no manifests found to validate")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
