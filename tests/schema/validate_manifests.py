@@ -4,11 +4,14 @@ schemas/manifest.schema.json, and checks that the schema rejects what the
 loader rejects (so the two cannot drift). Needs Debian's python3-jsonschema."""
 import json
 import pathlib
+import subprocess
 import sys
+import tempfile
 
 import jsonschema
 
 root = pathlib.Path(sys.argv[1])
+dispatchctl = sys.argv[2] if len(sys.argv) > 2 else None
 schema = json.loads((root / "schemas/manifest.schema.json").read_text())
 validator = jsonschema.Draft202012Validator(schema)
 jsonschema.Draft202012Validator.check_schema(schema)
@@ -50,6 +53,16 @@ must_fail = [
 for i, doc in enumerate(must_fail):
     if validator.is_valid(doc):
         failures.append(f"schema accepts invalid manifest #{i}: {json.dumps(doc)}")
+    if dispatchctl:
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump(doc, f)
+            f.flush()
+            run = subprocess.run([dispatchctl, "show", "*", "-m", f.name],
+                                 capture_output=True, text=True)
+            lines = run.stderr.strip().splitlines()
+            if run.returncode != 2 or len(lines) != 1:
+                failures.append(f"loader did not refuse invalid manifest #{i} with one line and exit 2 "
+                                f"(exit {run.returncode}): {json.dumps(doc)}: {run.stderr!r}")
 
 print(f"validated {checked} manifests; {len(must_fail)} invalid ones rejected")
 if checked == 0:
