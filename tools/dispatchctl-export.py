@@ -314,6 +314,8 @@ def read_fallbacks(C, names, problems):
 
 
 def export(args, problems):
+    if args.imports and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
     for module in args.imports:
         _status("importing %s" % module)
         try:
@@ -368,6 +370,32 @@ def export(args, problems):
     return manifest, stats
 
 
+def render(manifest):
+    """JSON with one line per fallback and per kernel: diffable, and small."""
+    def one(value):
+        return json.dumps(value, ensure_ascii=False)
+
+    out = ["{", ' "dispatchctl_manifest": %s,' % one(manifest["dispatchctl_manifest"]),
+           ' "torch_version": %s,' % one(manifest["torch_version"])]
+    if "fallbacks" in manifest:
+        out.append(' "fallbacks": [')
+        out.append(",\n".join("  " + one(fb) for fb in manifest["fallbacks"]))
+        out.append(" ],")
+    ops = []
+    for op in manifest["operators"]:
+        head = {k: v for k, v in op.items() if k != "kernels"}
+        text = "  " + one(head)
+        if "kernels" in op:
+            text = text[:-1] + ', "kernels": [\n' + ",\n".join(
+                "    " + one(k) for k in op["kernels"]) + "]}"
+        ops.append(text)
+    out.append(' "operators": [')
+    out.append(",\n".join(ops))
+    out.append(" ]")
+    out.append("}")
+    return "\n".join(line for line in out if line != "") + "\n"
+
+
 def write_atomically(path, text):
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
@@ -411,7 +439,7 @@ def main(argv=None):
     problems = Problems()
     try:
         manifest, (n_ops, n_kernels, n_fallbacks, raw_version) = export(args, problems)
-        text = json.dumps(manifest, indent=1, ensure_ascii=False) + "\n"
+        text = render(manifest)
         if args.output and args.output != "-":
             write_atomically(args.output, text)
         else:

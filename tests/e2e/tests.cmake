@@ -1,0 +1,20 @@
+# End-to-end tests against a live PyTorch: Debian's python3-torch (1.13.1) for
+# /usr/bin/python3 (tools/bootstrap --test installs it). They fail, never skip,
+# when torch cannot be imported.
+set(DISPATCHCTL_E2E_PYTHON /usr/bin/python3)
+set(DISPATCHCTL_E2E_ARGS --dispatchctl $<TARGET_FILE:dispatchctl>
+                         --exporter ${PROJECT_SOURCE_DIR}/tools/dispatchctl-export.py)
+
+# Export the whole live registry (plus custom ops registered from Python) and
+# compare torch-table / torch-state of every operator with the live PyTorch.
+add_test(NAME e2e_export_live
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_export_live.py
+                 ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_export_live)
+
+# Seeded random registration scenarios replayed on the live PyTorch and compared
+# with dispatchctl on the export (DISPATCHCTL_DIFF_SEED / _COUNT override).
+add_test(NAME e2e_differential_random
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_differential_random.py
+                 ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_differential)
+
+set_tests_properties(e2e_export_live e2e_differential_random PROPERTIES TIMEOUT 300)
