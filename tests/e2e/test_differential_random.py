@@ -44,6 +44,9 @@ EXTRA_CANDIDATES = ["CatchAll", "Math", "DefaultBackend", "Autocast", "CPUTensor
 FALLBACK_CANDIDATES = ["PrivateUse1", "AutogradPrivateUse1", "AutogradMeta", "FPGA", "Meta",
                        "AutogradNestedTensor", "SparseCPU", "AutocastXPU", "CUDA", "HIP",
                        "QuantizedCPU", "NestedTensorCPU", "AutogradHIP", "Vulkan"]
+# Core operators of schema (Tensor self) -> Tensor that scenarios may add kernels to.
+ATEN_OPS = ["sin", "cos", "abs", "neg", "exp", "sigmoid", "tanh", "sqrt", "relu", "ceil",
+            "floor", "trunc", "sign", "erf", "expm1"]
 TRICKY_DEBUG = ["a :: b", "x [ y ]", "has: colon", "", "fn (inactive)", "ends]", "[alias]",
                 "registered at /tmp/x.py:1", "  spaced  ", "unicode \u00e9\u00df"]
 
@@ -108,9 +111,16 @@ class Scenario:
             body_def = ["d = C._dispatch_library('DEF', %r, '', 'scenario.py', %d)" % (ns, line)]
             for n in names:
                 alias = rng.choice(["", "", "FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"])
-                if n == "op" and rng.random() < 0.1:
+                r = rng.random()
+                if n == "op" and r < 0.07:     # schema inferred from the kernel
                     body_def.append("d.def_name_t_t(%r, dispatch=%r, debug=%r)"
                                     % (n, rng.choice(interesting), self._debug(rng, 99)))
+                elif r < 0.14:                 # def with a kernel
+                    body_def.append("d.def_schema_t_t(%r, dispatch=%r, alias=%r, debug=%r)"
+                                    % (n + "(Tensor x) -> Tensor", rng.choice(interesting), alias,
+                                       self._debug(rng, 98)))
+                elif r < 0.24:                 # alias analysis left at its default
+                    body_def.append("d.def_legacy(%r)" % (n + "(Tensor x) -> Tensor"))
                 else:
                     body_def.append("d.def_(%r, alias=%r)" % (n + "(Tensor x) -> Tensor", alias))
         n_libs = rng.randint(1, 3)
@@ -133,6 +143,16 @@ class Scenario:
             else:
                 body.append("%s.impl_t_t(%r, dispatch=%r, debug=%r)"
                             % (var, op, "" if lib_key else key, self._debug(rng, n)))
+        if rng.random() < 0.05:  # a kernel on a core operator, over the real registrations
+            aten_op = rng.choice(ATEN_OPS)
+            self.ops.append("aten::" + aten_op)
+            body.append("a = C._dispatch_library('IMPL', 'aten', '', 'scenario.py', %d)"
+                        % rng.randint(1, 999))
+            key = self._key(rng, keys, interesting, [])
+            if rng.random() < 0.5:
+                body.append("a.impl(%r, %r, fn)" % (aten_op, key))
+            else:
+                body.append("a.impl_t_t(%r, dispatch=%r, debug=%r)" % (aten_op, key, self._debug(rng, 97)))
         if rng.random() < 0.1:
             body.append("del %s" % rng.choice(libs)[0])  # removes that library's kernels
         if defined and def_first:
@@ -199,17 +219,18 @@ def main():
             s.run(C, fn)
 
     known = set(C._dispatch_get_registrations_for_dispatch_key(""))
-    ops = sorted(op for s in scenarios for op in s.ops if op in known)
+    ops = sorted(set(op for s in scenarios for op in s.ops if op in known))
+    core_ops = sorted(set(op for op in ops if op.startswith("aten::")))
     live_tables = {op: C._dispatch_dump_table(op) for op in ops}
     live_states = {op: C._dispatch_dump(op) for op in ops}
 
     export = os.path.join(args.workdir, "differential_export.json")
-    e2e.run_exporter(args.exporter, ["--op", NAMESPACE_PREFIX + "*", "-o", export])
-    pattern = NAMESPACE_PREFIX + "*"
+    patterns = [NAMESPACE_PREFIX + "*"] + core_ops
+    e2e.run_exporter(args.exporter, [a for p in patterns for a in ("--op", p)] + ["-o", export])
     ours_tables = e2e.split_blocks(e2e.dispatchctl(args.dispatchctl,
-                                                   ["show", pattern, "--format", "torch-table", "-m", export]))
+                                                   ["show"] + patterns + ["--format", "torch-table", "-m", export]))
     ours_states = e2e.split_blocks(e2e.dispatchctl(args.dispatchctl,
-                                                   ["show", pattern, "--format", "torch-state", "-m", export]))
+                                                   ["show"] + patterns + ["--format", "torch-state", "-m", export]))
     bad_tables = e2e.compare(live_tables, ours_tables, "torch-table", limit=3)
     bad_states = e2e.compare(live_states, ours_states, "torch-state", limit=3)
     bad = set(bad_tables) | set(bad_states)
@@ -222,9 +243,9 @@ def main():
     print("live table rows by tag: " + ", ".join("%s %d" % kv for kv in sorted(tags.items())))
     refused = sum(len(s.errors) for s in scenarios)
     kernels = sum(s.lines.__len__() for s in scenarios)
-    print("%d scenarios, %d operators (%d registration lines, %d refused by PyTorch), "
+    print("%d scenarios, %d operators incl. %d core ones (%d registration lines, %d refused by PyTorch), "
           "%d parseable keys, extra fallbacks %s: %d torch-table and %d torch-state mismatches; %.1f s"
-          % (len(scenarios), len(ops), kernels, refused, len(keys),
+          % (len(scenarios), len(ops), len(core_ops), kernels, refused, len(keys),
              [l.split("'")[5] for l in fallback_lines], len(bad_tables), len(bad_states),
              time.time() - started))
     if not bad:
