@@ -17,4 +17,11 @@ add_test(NAME e2e_differential_random
          COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_differential_random.py
                  ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_differential)
 
-set_tests_properties(e2e_export_live e2e_differential_random PROPERTIES TIMEOUT 300)
+# The exporter on the recorded dumps of 2.14.1 and 1.13.1 (a stand-in torch
+# module answers its torch._C calls): covers the 2.x API path without torch.
+add_test(NAME e2e_export_recorded_dumps
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_export_recorded_dumps.py
+                 ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_recorded)
+
+set_tests_properties(e2e_export_live e2e_differential_random e2e_export_recorded_dumps
+                     PROPERTIES TIMEOUT 300)
