@@ -70,6 +70,8 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
       bits_.push_back(functionality_bit(f) | backend_bit(b));
     }
   }
+  if (names_.size() + spec.aliases.size() > 256)
+    throw std::logic_error("more than 256 dispatch keys: widen Operator::present");
   for (auto alias_name : spec.aliases) {
     const Key k = static_cast<Key>(names_.size());
     add_key(std::string(alias_name), KeyKind::Alias, 0, 0);
@@ -130,6 +132,19 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
                  *find("Meta")};
   nested_ = all_backends | bit(functionality_named("AutogradNestedTensor")) |
             bit(functionality_named("NestedTensor"));
+
+  // The table algorithm asks these per row; answer them from tables.
+  alias_membership_.assign(names_.size(), 0);
+  alias_index_.assign(names_.size(), -1);
+  for (int a = 0; a < 6; ++a)
+    if (alias_keys_[a]) alias_index_[*alias_keys_[a]] = static_cast<std::int8_t>(a);
+  backend_set_from_autograd_.assign(names_.size(), KeySet{});
+  for (Key k = 0; k < names_.size(); ++k) {
+    for (int a = 0; a < 6; ++a)
+      if (alias_keys_[a] && compute_included_in_alias(k, *alias_keys_[a]))
+        alias_membership_[k] |= static_cast<std::uint8_t>(1u << a);
+    backend_set_from_autograd_[k] = compute_backend_set_from_autograd(k);
+  }
 }
 
 const Catalogue* Catalogue::for_version(std::string_view version) {
@@ -174,6 +189,7 @@ std::vector<std::string_view> Catalogue::key_names() const {
 }
 
 std::optional<Alias> Catalogue::alias_of(Key k) const {
+  if (kinds_[k] != KeyKind::Alias) return std::nullopt;
   for (int i = 0; i < 6; ++i)
     if (alias_keys_[i] == k) return static_cast<Alias>(i);
   return std::nullopt;
@@ -256,6 +272,10 @@ int Catalogue::table_index(KeySet s) const {
 
 bool Catalogue::included_in_alias(Key k, Key alias_key) const {
   if (!is_alias(alias_key)) return k == alias_key;
+  return (alias_membership_[k] >> alias_index_[alias_key]) & 1;
+}
+
+bool Catalogue::compute_included_in_alias(Key k, Key alias_key) const {
   if (k == k_undefined) return false;
   const Key nested_functionality = well_known_.nested_tensor;
   switch (*alias_of(alias_key)) {
@@ -289,7 +309,9 @@ std::vector<Key> Catalogue::aliases_covering(Key k) const {
   return out;
 }
 
-KeySet Catalogue::backend_set_from_autograd(Key k) const {
+KeySet Catalogue::backend_set_from_autograd(Key k) const { return backend_set_from_autograd_[k]; }
+
+KeySet Catalogue::compute_backend_set_from_autograd(Key k) const {
   if (k == well_known_.autograd_other) return autogradother_backends_;
   if (k == well_known_.autograd_nested_tensor)
     return full_backend_mask() | bit(well_known_.nested_tensor);

@@ -121,6 +121,8 @@ class Catalogue {
 
  private:
   void add_key(std::string name, KeyKind kind, Key functionality, int backend);
+  bool compute_included_in_alias(Key k, Key alias) const;
+  KeySet compute_backend_set_from_autograd(Key k) const;
 
   const ReleaseSpec* spec_;
   std::vector<std::string> names_;
@@ -134,6 +136,9 @@ class Catalogue {
   std::vector<Key> runtime_keys_;
   std::vector<int> offset_;  // table offset by functionality value
   std::vector<Key> block_start_;  // StartOf<F>Backends by functionality value
+  std::vector<std::uint8_t> alias_membership_;  // by key: bit per Alias whose set holds it
+  std::vector<std::int8_t> alias_index_;        // by key: its Alias, or -1
+  std::vector<KeySet> backend_set_from_autograd_;
   std::optional<Key> alias_keys_[6];
   KeySet full_, autogradother_backends_, backend_dispatch_, non_functional_backend_,
       math_, nested_, autograd_;

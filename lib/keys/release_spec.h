@@ -56,6 +56,25 @@ struct ReleaseSpec {
   // 1.13 picks the per-backend fallthrough mask from the raw tensor set,
   // 2.x from the set after TLS (§5.1, §9.1).
   bool fallthrough_mask_after_tls = true;
+
+  // `trace` (§5.3, §9.1): the key set of a tensor of each preset kind, as
+  // torch._C._dispatch_keys prints it.
+  std::vector<std::pair<std::string_view, std::vector<std::string_view>>> tensor_presets;
+  // Preset modifiers that add one key (conj -> Conjugate …).
+  std::vector<std::pair<std::string_view, std::string_view>> tensor_modifier_keys;
+  // What a tensor created in inference mode lacks
+  // (autograd_dispatch_keyset_with_ADInplaceOrView; `-` keeps backend bits).
+  std::vector<std::string_view> inference_tensor_removed;
+  // torch.inference_mode(): removed from the TLS included set, added to excluded.
+  std::vector<std::string_view> inference_mode_tls_unincluded;
+  std::vector<std::string_view> inference_mode_tls_excluded;
+  // The Meta backend fallback's error text ("{op}" = operator name); empty
+  // when the release has no raising Meta fallback.
+  std::string_view meta_fallback_error;
+  // The ambiguous AutogradOther kernel's INTERNAL ASSERT (KernelFunction.cpp):
+  // where it fires as the build prints it ("" = unknown) and its inference hint.
+  std::string_view ambiguous_assert_at;
+  std::string_view ambiguous_autogradother_hint;
 };
 
 // Every release this build knows, oldest first.

@@ -8,6 +8,15 @@ namespace {
 
 constexpr bool P = true;  // per-backend functionality (building block)
 
+// Call-time data shared by both releases (§5.3).
+void add_common_call_data(ReleaseSpec& r) {
+  r.tensor_modifier_keys = {{"conj", "Conjugate"}, {"neg", "Negative"}, {"zerotensor", "ZeroTensor"}};
+  r.inference_tensor_removed = {"ADInplaceOrView", "AutogradFunctionality", "AutogradOther",
+                                "AutogradNestedTensor"};
+  r.inference_mode_tls_unincluded = {"ADInplaceOrView"};
+  r.inference_mode_tls_excluded = {"AutogradFunctionality", "AutogradOther", "AutogradNestedTensor"};
+}
+
 ReleaseSpec torch_1_13() {
   ReleaseSpec r;
   r.version = "1.13";
@@ -58,6 +67,26 @@ ReleaseSpec torch_1_13() {
   r.default_tls_excluded = {"AutocastCPU", "AutocastXPU", "AutocastCUDA"};
   r.override_warning_once = false;
   r.fallthrough_mask_after_tls = false;
+  // Verified with torch._C._dispatch_keys on 1.13.1 (cuda/xla/mps/privateuse1 from
+  // DispatchKeySet.cpp's backend -> autograd/autocast tables).
+  r.tensor_presets = {
+      {"cpu", {"CPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"meta", {"Meta", "ADInplaceOrView", "AutogradMeta"}},
+      {"cuda", {"CUDA", "ADInplaceOrView", "AutogradCUDA", "AutocastCUDA"}},
+      {"xla", {"XLA", "ADInplaceOrView", "AutogradXLA", "AutocastCUDA"}},
+      {"mps", {"MPS", "ADInplaceOrView", "AutogradMPS"}},
+      {"privateuse1", {"PrivateUse1", "ADInplaceOrView", "AutogradPrivateUse1"}},
+      {"sparse_cpu", {"SparseCPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"sparse_csr_cpu", {"SparseCsrCPU", "ADInplaceOrView", "AutogradOther"}},
+      {"quantized_cpu", {"QuantizedCPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"mkldnn_cpu", {"MkldnnCPU", "ADInplaceOrView", "AutogradOther"}},
+      {"nested_cpu",
+       {"NestedTensorCPU", "ADInplaceOrView", "AutogradCPU", "AutogradNestedTensor", "AutocastCPU"}}};
+  add_common_call_data(r);
+  r.ambiguous_assert_at = "\"./aten/src/ATen/core/boxing/KernelFunction.cpp\":23";  // recorded on 1.13.1
+  r.ambiguous_autogradother_hint =
+      "If you only want to run inference instead of training, add `c10::InferenceMode mode;` "
+      "before model.forward(). Note this guard is only available in C++ but not Python at present.";
   return r;
 }
 
@@ -126,6 +155,32 @@ ReleaseSpec torch_2_14() {
   r.override_warning_once = true;
   r.override_warning_silent_keys = {"Meta", "MTIA"};
   r.fallthrough_mask_after_tls = true;
+  r.tensor_presets = {
+      {"cpu", {"CPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"meta", {"Meta", "ADInplaceOrView", "AutogradMeta"}},
+      {"cuda", {"CUDA", "ADInplaceOrView", "AutogradCUDA", "AutocastCUDA"}},
+      {"xla", {"XLA", "ADInplaceOrView", "AutogradXLA", "AutocastXLA"}},
+      {"mps", {"MPS", "ADInplaceOrView", "AutogradMPS", "AutocastMPS"}},
+      {"privateuse1", {"PrivateUse1", "ADInplaceOrView", "AutogradPrivateUse1", "AutocastPrivateUse1"}},
+      {"sparse_cpu", {"SparseCPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"sparse_csr_cpu", {"SparseCsrCPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"quantized_cpu", {"QuantizedCPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"}},
+      {"mkldnn_cpu", {"MkldnnCPU", "ADInplaceOrView", "AutogradOther"}},
+      {"nested_cpu",
+       {"NestedTensorCPU", "ADInplaceOrView", "AutogradCPU", "AutogradNestedTensor", "AutocastCPU"}}};
+  r.meta_fallback_error =
+      "{op}: attempted to run this operator with Meta tensors, but there was no fake impl or Meta "
+      "kernel registered. You may have run into this message while using an operator with PT2 "
+      "compilation APIs (torch.compile/torch.export); in order to use this operator with those "
+      "APIs you'll need to add a fake impl. Please see the following for next steps:  "
+      "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html";
+  add_common_call_data(r);
+  // From KernelFunction.cpp of recent 2.x sources [unverified on 2.14.1].
+  r.ambiguous_autogradother_hint =
+      "If you only want to run inference instead of training, in C++, add `c10::InferenceMode "
+      "mode;` before model.forward(); in Python, use `torch.inference_mode()` as a context "
+      "manager (see https://pytorch.org/docs/stable/generated/"
+      "torch.autograd.grad_mode.inference_mode.html).";
   return r;
 }
 

@@ -13,6 +13,7 @@ std::string Origin::to_string() const {
 }
 
 const Operator::KeyKernels* Operator::kernels_at(Key k) const {
+  if (!has(k)) return nullptr;
   for (const auto& kk : by_key)
     if (kk.key == k) return &kk;
   return nullptr;
@@ -91,6 +92,7 @@ void Registry::impl(std::string_view op_name, Kernel kernel) {
                              [](const Operator::KeyKernels& kk, Key k) { return kk.key < k; });
   if (it == op.by_key.end() || it->key != key) it = op.by_key.insert(it, {key, {}});
   it->newest_first.insert(it->newest_first.begin(), index);
+  op.present[key >> 6] |= 1ull << (key & 63);
   if (!catalogue_->is_alias(key))
     op.registered_runtime_bits = op.registered_runtime_bits | catalogue_->bit(key);
 }

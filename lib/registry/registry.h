@@ -4,6 +4,7 @@
 // importer through the same three calls PyTorch has: def, impl, fallback.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -65,9 +66,10 @@ struct Operator {
     std::vector<std::uint32_t> newest_first;  // indices into registrations
   };
   std::vector<KeyKernels> by_key;  // sorted by key value (dumpState order)
+  std::array<std::uint64_t, 4> present{};  // bit per key with kernels: O(1) has()
   KeySet registered_runtime_bits;  // OR of bit(k) over non-alias keys with kernels
 
-  bool has(Key k) const { return kernels_at(k) != nullptr; }
+  bool has(Key k) const { return (present[k >> 6] >> (k & 63)) & 1; }
   // The list at exactly k (alias keys allowed), newest first; nullptr if none.
   const KeyKernels* kernels_at(Key k) const;
   const Kernel* active(Key k) const;

@@ -28,8 +28,19 @@ std::string summarize_keys(const Catalogue& cat, const std::vector<Key>& keys) {
       ++j;
     }
     const std::string prefix(cat.spec().functionalities[f - 1].runtime_prefix);
+    const std::string block = (prefix.empty() ? "Dense" : prefix) + "*";
     if (static_cast<int>(backends.size()) == nb) {
-      add((prefix.empty() ? "Dense" : prefix) + "*");
+      add(block);
+    } else if (static_cast<int>(backends.size()) > nb / 2 + 2) {
+      // Most of the block: name what is left out.
+      std::string except = block + "(except:";
+      bool first_missing = true;
+      for (int b = 1; b <= nb; ++b) {
+        if (std::find(backends.begin(), backends.end(), b) != backends.end()) continue;
+        except += (first_missing ? "" : ",") + std::string(cat.spec().backends[b - 1]);
+        first_missing = false;
+      }
+      add(except + ")");
     } else if (prefix.empty() || backends.size() < 3) {
       for (size_t t = i; t < j; ++t) add(cat.name(keys[t]));
     } else {

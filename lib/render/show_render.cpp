@@ -54,6 +54,34 @@ bool is_builtin_origin(const Origin& origin) {
   return origin.file.rfind(k_builtin_prefix, 0) == 0;
 }
 
+// "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU_0.cpp:1307";
+// the torch formats and JSON keep the full text.
+std::string short_debug(std::string_view debug) {
+  constexpr std::string_view k_registered_at = "registered at ";
+  if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
+  debug.remove_prefix(k_registered_at.size());
+  if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
+  return std::string(debug);
+}
+
+std::string provenance(const Catalogue& cat, const Operator& op, const Group& g) {
+  if (g.rule == Rule::BackendFallback)
+    return g.keys.size() == 1 ? "backend fallback " + short_debug(g.first->debug())
+                              : "each key's dispatcher-wide fallback (json lists them)";
+  if (g.rule == Rule::AmbiguousAutogradOther)
+    return "CompositeImplicitAutograd plus a kernel on an autogradother backend: a call raises";
+  if (g.rule == Rule::Missing) return "no kernel: a call that reaches these keys raises";
+  std::string text;
+  if (g.rule != Rule::Direct) text = cat.name(g.first->provider) + " ";
+  if (g.first->kernel->fallthrough) text += "fallthrough ";
+  text += short_debug(g.first->kernel->debug);
+  const auto* registered = op.kernels_at(g.first->provider);
+  if (registered && registered->newest_first.size() > 1)
+    text += " (overrides " + std::to_string(registered->newest_first.size() - 1) + ")";
+  if (!is_builtin_origin(g.first->kernel->origin)) text += " [" + g.first->kernel->origin.to_string() + "]";
+  return text;
+}
+
 }  // namespace
 
 void append_show_text(std::string& out, const Registry& registry, const Operator& op,
@@ -83,27 +111,16 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
     out += tag;
     out += color_reset(options.color);
     out.append(tag.size() < k_tag_width ? k_tag_width - tag.size() + 1 : 1, ' ');
-    out += wrap_words(summarize_keys(cat, g.keys), k_column, k_column, k_width) + "\n";
-    std::string provenance;
-    if (g.rule == Rule::BackendFallback) {
-      provenance = g.keys.size() == 1 ? std::string(g.first->debug())
-                                      : "dispatcher-wide fallbacks of these keys (--format json lists each)";
-    } else if (g.rule == Rule::AmbiguousAutogradOther) {
-      provenance = "CompositeImplicitAutograd plus a kernel on an autogradother backend: a call raises";
-    } else if (g.rule == Rule::Missing) {
-      provenance = "no kernel: a call that reaches these keys raises";
-    } else {
-      if (g.rule != Rule::Direct) provenance = "via " + cat.name(g.first->provider) + ": ";
-      if (g.first->kernel->fallthrough) provenance += "fallthrough ";
-      provenance += g.first->kernel->debug;
-      const auto* registered = op.kernels_at(g.first->provider);
-      if (registered && registered->newest_first.size() > 1)
-        provenance += " (overrides " + std::to_string(registered->newest_first.size() - 1) + " earlier)";
-      if (!is_builtin_origin(g.first->kernel->origin))
-        provenance += " [" + g.first->kernel->origin.to_string() + "]";
+    const std::string keys = summarize_keys(cat, g.keys);
+    const std::string where = provenance(cat, op, g);
+    // One key and a short provenance fit on one line: "kernel   CPU  <- RegisterCPU_0.cpp:1307".
+    if (g.keys.size() == 1 && k_column + keys.size() + 4 + where.size() <= k_width) {
+      out += keys + "  <- " + where + "\n";
+      continue;
     }
+    out += wrap_words(keys, k_column, k_column, k_width) + "\n";
     out.append(k_column, ' ');
-    out += wrap_words(provenance, k_column, k_column + 2, k_width) + "\n";
+    out += "<- " + wrap_words(where, k_column + 3, k_column + 3, k_width) + "\n";
   }
 }
 

@@ -94,8 +94,10 @@ class RowBuilder {
   RowBuilder(const Catalogue& cat, const Operator& op, Key k, Explanation* why)
       : cat_(cat), op_(op), k_(k), why_(why) {}
 
-  void note(Rule rule, Outcome outcome, std::string reason, std::vector<Key> blockers = {}) {
-    if (why_) why_->steps.push_back({rule, outcome, std::move(reason), std::move(blockers)});
+  // The reason is built only when someone asked why (compute_table does not).
+  template <typename Reason>
+  void note(Rule rule, Outcome outcome, Reason&& reason, std::vector<Key> blockers = {}) {
+    if (why_) why_->steps.push_back({rule, outcome, std::string(reason()), std::move(blockers)});
   }
 
   // Tries an alias rule; true when it fills the row.
@@ -106,15 +108,15 @@ class RowBuilder {
                          (k_ != k_undefined && cat_.included_in_alias(k_, *alias_key));
     const auto& alias_name = cat_.name(*alias_key);
     if (!covered) {
-      if (why_) note(rule, Outcome::NotApplicable, cat_.name(k_) + " is not in the " + alias_name + " set");
+      note(rule, Outcome::NotApplicable, [&] { return cat_.name(k_) + " is not in the " + alias_name + " set"; });
       return false;
     }
     if (!op_.has(*alias_key)) {
-      if (why_) note(rule, Outcome::NoRegistration, "no kernel registered at " + alias_name);
+      note(rule, Outcome::NoRegistration, [&] { return "no kernel registered at " + alias_name; });
       return false;
     }
     fill(row, rule, *alias_key);
-    if (why_) note(rule, Outcome::Chosen, cat_.name(k_) + " is in the " + alias_name + " set");
+    note(rule, Outcome::Chosen, [&] { return cat_.name(k_) + " is in the " + alias_name + " set"; });
     return true;
   }
 
@@ -142,10 +144,10 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
   // 1. A kernel registered at exactly this key.
   if (op.has(k)) {
     b.fill(row, Rule::Direct, k);
-    b.note(Rule::Direct, Outcome::Chosen, "registered directly at " + cat.name(k));
+    b.note(Rule::Direct, Outcome::Chosen, [&] { return "registered directly at " + cat.name(k); });
     return row;
   }
-  b.note(Rule::Direct, Outcome::NoRegistration, "no kernel registered at " + cat.name(k));
+  b.note(Rule::Direct, Outcome::NoRegistration, [&] { return "no kernel registered at " + cat.name(k); });
 
   // 2-3. CompositeExplicitAutograd(NonFunctional): Undefined counts as covered.
   if (b.try_alias(Rule::CompositeExplicitAutogradNonFunctional,
@@ -170,10 +172,10 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
   const bool cia_covers = k == k_undefined || cat.included_in_alias(k, cia);
   if (!cia_covers) {
     b.note(Rule::CompositeImplicitAutograd, Outcome::NotApplicable,
-           cat.name(k) + " is not in the CompositeImplicitAutograd set");
+           [&] { return cat.name(k) + " is not in the CompositeImplicitAutograd set"; });
   } else if (!op.has(cia)) {
     b.note(Rule::CompositeImplicitAutograd, Outcome::NoRegistration,
-           "no kernel registered at CompositeImplicitAutograd");
+           [] { return "no kernel registered at CompositeImplicitAutograd"; });
   } else if (k == cat.well_known().autograd_other &&
              has_any(cat, op, cat.autogradother_backends())) {
     row.rule = Rule::AmbiguousAutogradOther;
@@ -181,20 +183,23 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
     row.kernel = &ambiguous_autogradother_kernel();
     if (why)
       b.note(Rule::AmbiguousAutogradOther, Outcome::Chosen,
-             "CompositeImplicitAutograd and kernels on autogradother backends both apply; "
-             "PyTorch cannot tell which to use",
+             [] {
+               return "CompositeImplicitAutograd and kernels on autogradother backends both "
+                      "apply; PyTorch cannot tell which to use";
+             },
              registered_keys_in(cat, op, cat.autogradother_backends()));
     return row;
   } else if (!has_backend_kernel) {
     b.fill(row, Rule::CompositeImplicitAutograd, cia);
-    b.note(Rule::CompositeImplicitAutograd, Outcome::Chosen,
-           "no backend kernel for " + cat.format(backends) + " and no CompositeExplicitAutograd kernel");
+    b.note(Rule::CompositeImplicitAutograd, Outcome::Chosen, [&] {
+      return "no backend kernel for " + cat.format(backends) + " and no CompositeExplicitAutograd kernel";
+    });
     return row;
   } else if (why) {
     std::vector<Key> blockers = registered_keys_in(cat, op, backends);
     if (has_cea) blockers.push_back(*cea);
     b.note(Rule::CompositeImplicitAutograd, Outcome::Blocked,
-           "a backend kernel exists for this key's backends (or a CompositeExplicitAutograd kernel)",
+           [] { return "a backend kernel exists for this key's backends (or a CompositeExplicitAutograd kernel)"; },
            std::move(blockers));
   }
 
@@ -209,12 +214,13 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
     row.rule = Rule::BackendFallback;
     row.fallback = fb;
     row.provider = k;
-    b.note(Rule::BackendFallback, Outcome::Chosen,
-           std::string(fb->fallthrough ? "fallthrough " : "") + "backend fallback for " + cat.name(k));
+    b.note(Rule::BackendFallback, Outcome::Chosen, [&] {
+      return std::string(fb->fallthrough ? "fallthrough " : "") + "backend fallback for " + cat.name(k);
+    });
     return row;
   }
-  b.note(Rule::BackendFallback, Outcome::NoRegistration, "no backend fallback for " + cat.name(k));
-  b.note(Rule::Missing, Outcome::Chosen, "nothing applies");
+  b.note(Rule::BackendFallback, Outcome::NoRegistration, [&] { return "no backend fallback for " + cat.name(k); });
+  b.note(Rule::Missing, Outcome::Chosen, [] { return "nothing applies"; });
   return row;
 }
 

@@ -1,0 +1,59 @@
+// Times the phases of the whole-registry job in-process: load (import a
+// built-in registry, or parse a JSON manifest), compute every table,
+// render every table as torch-table text. Prints one JSON object.
+//   bench_phases builtin:2.14.1 [manifest.json]
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "registry/manifest.h"
+#include "registry/sources.h"
+#include "render/torch_text.h"
+#include "table/table.h"
+#include "util/errors.h"
+
+using namespace dispatchctl;
+using Clock = std::chrono::steady_clock;
+
+static double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: bench_phases SOURCE [SOURCE...]\n");
+    return 2;
+  }
+  try {
+    nlohmann::ordered_json result;
+    for (int i = 1; i < argc; ++i) {
+      const std::string source = argv[i];
+      auto t0 = Clock::now();
+      auto registry = load_registry({source});
+      const double load_ms = ms_since(t0);
+      t0 = Clock::now();
+      std::vector<std::vector<Row>> tables;
+      tables.reserve(registry->operators().size());
+      for (const Operator* op : registry->sorted_operators()) tables.push_back(compute_table(*registry, *op));
+      const double compute_ms = ms_since(t0);
+      t0 = Clock::now();
+      std::string out;
+      size_t index = 0;
+      for (const Operator* op : registry->sorted_operators()) {
+        out += "=== " + op->name + "\n";
+        append_torch_table(out, registry->catalogue(), tables[index++]);
+      }
+      const double render_ms = ms_since(t0);
+      result[source] = {{"operators", registry->operators().size()},
+                        {"load_ms", load_ms},
+                        {"compute_all_ms", compute_ms},
+                        {"render_all_ms", render_ms},
+                        {"output_bytes", out.size()}};
+    }
+    std::printf("%s\n", result.dump(2).c_str());
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
