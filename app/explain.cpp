@@ -1,8 +1,107 @@
-// dispatchctl explain: not built yet (placeholder so main.cpp links).
+// dispatchctl explain [OP] --key K: why a row holds the kernel it holds
+// (or none), and how a key fares across the registry.
 #include "common.h"
+#include "explain/key_report.h"
+#include "query/op_select.h"
+#include "registry/key_lookup.h"
+#include "render/explain_render.h"
+#include "render/key_report_render.h"
+#include "util/errors.h"
 
 namespace dispatchctl::cli {
 
-void setup_explain(CLI::App&, int&) {}
+namespace {
+struct ExplainCommand {
+  RegistryOptions registry;
+  std::vector<std::string> ops;
+  std::string key;
+  std::string format;
+  std::vector<std::string> list;
+  std::size_t limit = 0;
+  std::vector<std::string> op_filter;
+
+  int run() const {
+    if (!ops.empty() && (!list.empty() || limit || !op_filter.empty()))
+      throw InputError("--list, --limit and --op describe the whole registry; drop OP, or drop them");
+    return ops.empty() ? run_key() : run_operators();
+  }
+
+  int run_operators() const {
+    auto [reg, selected] = load_and_select(registry.manifests, ops);
+    const Key k = require_key(reg->catalogue(), key, "--key");
+    std::string out;
+    if (format == "json") {
+      nlohmann::ordered_json doc;
+      doc["torch_version"] = reg->torch_version;
+      doc["explanations"] = nlohmann::ordered_json::array();
+      for (const Operator* op : selected)
+        doc["explanations"].push_back(explain_json(*reg, explain_operator_key(*reg, *op, k)));
+      out = doc.dump(2) + "\n";
+    } else {
+      const ExplainTextOptions options{stdout_is_color_terminal(), 80};
+      for (const Operator* op : selected) {
+        if (op != selected.front()) out += "\n";
+        append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);
+      }
+    }
+    write_stdout(out);
+    return 0;
+  }
+
+  int run_key() const {
+    auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.manifests, op_filter).registry;
+    const Catalogue& cat = reg->catalogue();
+    const Key k = require_key(cat, key, "--key");
+    const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);
+    KeyReportOptions options;
+    options.limit = limit;
+    for (const auto& name : list)
+      for (auto& id : resolve_group(cat, k, name)) options.list.push_back(id);
+    const KeyReport report = key_report(*reg, k, selected);
+    std::string out;
+    if (format == "json") out = key_report_json(*reg, report, options).dump(2) + "\n";
+    else append_key_report_text(out, *reg, report, options);
+    write_stdout(out);
+    return 0;
+  }
+};
+}  // namespace
+
+void setup_explain(CLI::App& app, int& exit_code) {
+  auto command = std::make_shared<ExplainCommand>();
+  CLI::App* sub = app.add_subcommand("explain", "Explain why a dispatch key runs the kernel it runs, or none");
+  sub->footer(
+      "With OP: the verdict first, in PyTorch's words (its table line and tag), then every rule of the\n"
+      "table algorithm (dispatch-semantics.md §3.2) in order with its outcome: direct registration,\n"
+      "CompositeExplicitAutogradNonFunctional, CompositeExplicitAutograd, the nested alias,\n"
+      "CompositeImplicitAutograd (and what blocked it), Autograd, FuncTorchBatchedDecomposition, the\n"
+      "backend fallback. Inactive (overridden) kernels, fallthroughs, AutogradOther ambiguity and quirks\n"
+      "are noted. A missing row shows the error PyTorch raises at call time and the registrations that\n"
+      "would fill it. An alias key (or a building block such as Dense) explains each runtime key it\n"
+      "covers, one line per outcome.\n"
+      "Without OP: how K fares across the registry: its place in key order, the aliases covering it,\n"
+      "its backend fallback, and the operators by outcome with counts and percentages.\n"
+      "\nExamples:\n"
+      "  dispatchctl explain aten::add.Tensor --key AutogradCPU\n"
+      "  dispatchctl explain aten::linear --key Meta\n"
+      "  dispatchctl explain aten::linear --key CompositeImplicitAutograd\n"
+      "  dispatchctl explain my::op --key AutogradOther -m builtin:2.14.1 -m my_backend.json\n"
+      "  dispatchctl explain --key Meta\n"
+      "  dispatchctl explain --key Meta --op 'aten::*' --list fallback --limit 20\n"
+      "  dispatchctl explain --key AutogradCPU --list 'math kernel' -m builtin:1.13.1\n"
+      "  dispatchctl explain aten::add.Tensor --key CPU --format json");
+  sub->add_option("OP", command->ops, "Operator: full name, bare name (all overloads) or glob; omit for the whole registry");
+  sub->add_option("-k,--key", command->key, "Dispatch key: runtime key, alias key or building block")->required();
+  add_registry_options(sub, command->registry);
+  add_format_option(sub, command->format, {"text", "json"});
+  sub->add_option("--list", command->list,
+                  "Without OP: list the operators of an outcome group (kernel, CompositeImplicitAutograd or "
+                  "CIA, fallback, fallthrough, ambiguous, missing, a tag such as 'math kernel', or all)")
+      ->type_name("GROUP");
+  sub->add_option("--limit", command->limit, "Without OP: list at most N operators per group")->type_name("N");
+  sub->add_option("--op", command->op_filter, "Without OP: only operators matching PATTERN (repeatable)")
+      ->type_name("PATTERN");
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
 
 }  // namespace dispatchctl::cli

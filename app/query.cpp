@@ -1,8 +1,89 @@
-// dispatchctl query: not built yet (placeholder so main.cpp links).
+// dispatchctl query: operators selected by AND-combined predicates.
+#include <nlohmann/json.hpp>
+
 #include "common.h"
+#include "query/op_select.h"
+#include "query/predicates.h"
+#include "registry/key_lookup.h"
 
 namespace dispatchctl::cli {
 
-void setup_query(CLI::App&, int&) {}
+namespace {
+struct QueryCommand {
+  RegistryOptions registry;
+  std::string key;
+  bool registered = false, computed = false, works = false, fails = false;
+  std::vector<std::string> tags, registered_at, without, ops;
+  bool count = false, json = false;
+
+  int run() const {
+    auto reg = ops.empty() ? open_registry(registry) : load_and_select(registry.manifests, ops).registry;
+    const Catalogue& cat = reg->catalogue();
+    Query q;
+    if (!key.empty()) q.key = require_key(cat, key, "--key");
+    q.registered = registered;
+    q.computed = computed;
+    q.works = works;
+    q.fails = fails;
+    for (const auto& t : tags) q.tags.push_back(require_tag(t));
+    for (const auto& k : registered_at) q.registered_at.push_back(require_key(cat, k, "--registered-at"));
+    for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without"));
+    q.op_patterns = ops;
+    const auto found = run_query(*reg, q);
+    std::string out;
+    if (json) {
+      nlohmann::ordered_json doc;
+      doc["torch_version"] = reg->torch_version;
+      doc["count"] = found.size();
+      doc["operators"] = nlohmann::ordered_json::array();
+      for (const Operator* op : found) doc["operators"].push_back(op->name);
+      out = doc.dump(2) + "\n";
+    } else if (count) {
+      out = std::to_string(found.size()) + "\n";
+    } else {
+      for (const Operator* op : found) out += op->name + "\n";
+    }
+    write_stdout(out);
+    return found.empty() ? 1 : 0;
+  }
+};
+}  // namespace
+
+void setup_query(CLI::App& app, int& exit_code) {
+  auto command = std::make_shared<QueryCommand>();
+  CLI::App* sub = app.add_subcommand("query", "List the operators that match every predicate given");
+  sub->footer(
+      "Predicates combine with AND. --registered, --computed, --tag, --works and --fails read the key\n"
+      "given with --key:\n"
+      "  --registered  a kernel registered at exactly K (_dispatch_has_kernel_for_dispatch_key)\n"
+      "  --computed    K's row holds a kernel (_dispatch_has_computed_kernel_for_dispatch_key)\n"
+      "  --tag TAG     K's row has this tag: kernel, 'default backend kernel', 'math kernel',\n"
+      "                'backend fallback', missing, … (repeat: any of them)\n"
+      "  --works       K's row holds a kernel that runs: not missing, not the ambiguous\n"
+      "                AutogradOther kernel, not PyTorch 2.x's raising Meta fallback\n"
+      "  --fails       the opposite of --works\n"
+      "Output: sorted names, one per line (--count: the number; --json). Exit status: 0 when some\n"
+      "operator matches, 1 when none, 2 on bad input.\n"
+      "\nExamples:\n"
+      "  dispatchctl query --key Meta --fails --op 'aten::*'            # aten ops with no working Meta kernel\n"
+      "  dispatchctl query --registered-at CompositeImplicitAutograd --registered-at CPU\n"
+      "  dispatchctl query --key Meta --works --without Meta            # a Python meta kernel would be redundant\n"
+      "  dispatchctl query --key AutogradOther --tag 'ambiguous autogradother'\n"
+      "  dispatchctl query --key Meta --registered --count -m builtin:1.13.1");
+  sub->add_option("-k,--key", command->key, "The key --registered/--computed/--tag/--works/--fails read");
+  sub->add_flag("--registered", command->registered, "A kernel registered at exactly --key");
+  sub->add_flag("--computed", command->computed, "--key's computed row holds a kernel");
+  sub->add_option("--tag", command->tags, "--key's row has this tag (repeatable: any)")->type_name("TAG");
+  sub->add_flag("--works", command->works, "--key's row holds a kernel that does not raise");
+  sub->add_flag("--fails", command->fails, "--key's row is missing or its kernel raises");
+  sub->add_option("--registered-at", command->registered_at, "A kernel registered at exactly K (repeatable: all)")
+      ->type_name("K");
+  sub->add_option("--without", command->without, "No kernel registered at exactly K (repeatable)")->type_name("K");
+  sub->add_option("--op", command->ops, "Only operators matching PATTERN (repeatable: any)")->type_name("PATTERN");
+  sub->add_flag("--count", command->count, "Print the number of operators only");
+  sub->add_flag("--json", command->json, "{\"torch_version\", \"count\", \"operators\": [...]}");
+  add_registry_options(sub, command->registry);
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
 
 }  // namespace dispatchctl::cli

@@ -1,0 +1,253 @@
+#include "explain/explain.h"
+
+#include <map>
+
+#include "explain/fixes.h"
+#include "query/predicates.h"
+#include "render/torch_text.h"
+
+namespace dispatchctl {
+
+namespace {
+
+using Status = RuleOutcome::Status;
+
+Status status_of(Explanation::Outcome outcome) {
+  switch (outcome) {
+    case Explanation::Outcome::NotApplicable: return Status::NotApplicable;
+    case Explanation::Outcome::NoRegistration: return Status::NoRegistration;
+    case Explanation::Outcome::Blocked: return Status::Blocked;
+    case Explanation::Outcome::Chosen: return Status::Chosen;
+  }
+  return Status::NotApplicable;
+}
+
+std::string key_list(const Catalogue& cat, const std::vector<Key>& keys) {
+  std::string out;
+  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
+  return out;
+}
+
+// Step 6 blocked: say which of the two terms of has_backend_kernel (§3.2 step 4) did it.
+std::string blocked_reason(const Catalogue& cat, Key k, const std::vector<Key>& blockers) {
+  const Key cea = *cat.alias(Alias::CompositeExplicitAutograd);
+  std::vector<Key> backend;
+  bool by_cea = false;
+  for (Key b : blockers) {
+    if (b == cea) by_cea = true;
+    else backend.push_back(b);
+  }
+  std::string out = "a kernel is registered at CompositeImplicitAutograd but PyTorch keeps it away: ";
+  if (!backend.empty())
+    out += "the kernel at " + key_list(cat, backend) + " is a backend kernel for " + cat.name(k) +
+           " (getBackendKeySetFromAutograd(" + cat.name(k) +
+           ") = " + cat.format(cat.backend_set_from_autograd(k)) +
+           "), so the backend's own autograd is expected";
+  if (by_cea)
+    out += std::string(backend.empty() ? "" : "; and ") +
+           "a CompositeExplicitAutograd kernel exists, which blocks the math kernel on every key "
+           "it does not cover itself";
+  return out;
+}
+
+std::vector<RuleOutcome> rule_outcomes(const Catalogue& cat, const Operator& op, const Registry& registry,
+                                       Key k, const Row& row, const Explanation& why) {
+  std::map<Rule, const Explanation::Step*> recorded;
+  for (const auto& s : why.steps)
+    recorded[s.rule == Rule::AmbiguousAutogradOther ? Rule::CompositeImplicitAutograd : s.rule] = &s;
+  std::vector<RuleOutcome> out;
+  bool after_chosen = false;
+  for (auto [step, rule] : rule_steps(cat)) {
+    const std::string label = rule_label(cat, rule);
+    RuleOutcome o{step, rule, Status::NotApplicable, "", {}};
+    if (auto it = recorded.find(rule); it != recorded.end() && !after_chosen) {
+      const auto& s = *it->second;
+      o.rule = s.rule;
+      o.status = status_of(s.outcome);
+      o.reason = s.reason;
+      o.blockers = s.blockers;
+      if (o.status == Status::Blocked) o.reason = blocked_reason(cat, k, s.blockers);
+      if (s.rule == Rule::AmbiguousAutogradOther)
+        o.reason = "CompositeImplicitAutograd and kernels on autogradother backends (" +
+                   key_list(cat, s.blockers) +
+                   ") both apply to AutogradOther; PyTorch cannot tell which one a tensor of those "
+                   "backends needs and installs the ambiguous kernel, which raises when called";
+      if (rule == Rule::Direct && o.status == Status::Chosen && row.kernel && row.kernel->fallthrough)
+        o.reason += " (a fallthrough kernel)";
+    } else if (rule == Rule::Missing) {
+      continue;  // only listed when nothing applied (then it is recorded)
+    } else if (rule == Rule::BackendFallback) {
+      const Fallback* fb = registry.fallback_for(k);
+      o.status = fb ? Status::Shadowed : Status::NotReached;
+      o.reason = fb ? "a backend fallback exists for " + cat.name(k) + ", but an earlier rule won"
+                    : "no backend fallback for " + cat.name(k);
+    } else if (auto alias = alias_of_rule(rule)) {
+      const Key ak = *cat.alias(*alias);
+      const bool covered = k != k_undefined && cat.included_in_alias(k, ak);
+      if (!covered) {
+        o.reason = cat.name(k) + " is not in the " + label + " set";
+      } else if (op.has(ak)) {
+        o.status = Status::Shadowed;
+        o.reason = "a kernel is registered at " + label + ", but an earlier rule won";
+      } else {
+        o.status = Status::NotReached;
+        o.reason = "no kernel registered at " + label;
+      }
+    }
+    if (o.status == Status::Chosen) after_chosen = true;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) {
+  const Catalogue& cat = registry.catalogue();
+  const Key k = e.key;
+  const Row& row = e.row;
+  const auto& rules = e.rules;
+  const auto& wk = cat.well_known();
+  const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
+  auto& notes = e.notes;
+  if (k == k_undefined)
+    notes.push_back("Undefined is the row a call uses when no dispatch key is left (e.g. no tensor "
+                    "arguments); only CompositeExplicitAutograd(NonFunctional) and "
+                    "CompositeImplicitAutograd kernels can fill it");
+  if (row.rule == Rule::AmbiguousAutogradOther)
+    notes.push_back("calling it raises an INTERNAL ASSERT ending with the operator's dumpState; a "
+                    "kernel registered directly at AutogradOther resolves the ambiguity (an Autograd "
+                    "kernel does not: the ambiguity is decided first)");
+  if (row.rule == Rule::BackendFallback && row_known_to_raise(cat, row))
+    notes.push_back("this is PyTorch 2.x's Meta backend fallback: a call raises NotImplementedError (\"" +
+                    op.name + ": attempted to run this operator with Meta tensors, but there was no fake "
+                    "impl or Meta kernel registered\"), although has_computed_kernel says yes");
+  if (k == k_undefined && row.kernel && row.kernel->fallthrough)
+    notes.push_back("a fallthrough on Undefined is called (there is no bit to mask) and raises an "
+                    "INTERNAL ASSERT (fallthrough_kernel was executed …)");
+  else if (row.valid() && row.fallthrough())
+    notes.push_back("fallthrough: the row is valid (has_computed_kernel says yes), but a call never runs "
+                    "it: " + cat.name(k) + "'s bit is masked out and dispatch continues at the next "
+                    "lower key (§5.1)");
+  // HIP/VE(/MTIA) quirk: their autograd keys map to no backend keys (§3.2).
+  if (k != k_undefined && cat.functionality_of(k) == wk.autograd_functionality && cat.backend_of(k) != 0 &&
+      cat.backend_set_from_autograd(k).empty() && op.has(cia)) {
+    const Key backend = cat.runtime_key(wk.dense, cat.backend_of(k));
+    if (op.has(backend) && row.rule == Rule::CompositeImplicitAutograd) e.unblocked_backend = backend;
+    if (op.has(backend))
+      notes.push_back("[quirk] the kernel at " + cat.name(backend) + " does not block the math kernel on " +
+                      cat.name(k) + ": PyTorch's getBackendKeySetFromAutograd(" + cat.name(k) +
+                      ") is empty, so no backend kernel is seen there (other Autograd<backend> keys "
+                      "are blocked by their backend's kernel)");
+  }
+  const auto ceanf = cat.alias(Alias::CompositeExplicitAutogradNonFunctional);
+  if (row.rule == Rule::CompositeImplicitAutograd && ceanf && op.has(*ceanf))
+    notes.push_back("the CompositeExplicitAutogradNonFunctional kernel does not block the math kernel: "
+                    "only a CompositeExplicitAutograd kernel does (§3.2)");
+  for (const auto& r : rules)
+    for (Key b : r.blockers)
+      if (cat.kind(b) == KeyKind::BuildingBlock)
+        notes.push_back("[quirk] the registration at building block " + cat.name(b) +
+                        " fills no row itself but counts as a kernel for every " + cat.name(b) +
+                        " key (hasAny, §3.1)");
+}
+
+}  // namespace
+
+std::vector<std::pair<int, Rule>> rule_steps(const Catalogue& cat) {
+  std::vector<std::pair<int, Rule>> steps = {
+      {1, Rule::Direct},
+      {2, Rule::CompositeExplicitAutogradNonFunctional},
+      {3, Rule::CompositeExplicitAutograd},
+      {5, Rule::CompositeImplicitAutogradNestedTensor},
+      {6, Rule::CompositeImplicitAutograd},
+      {7, Rule::Autograd},
+      {8, Rule::FuncTorchBatchedDecomposition},
+      {9, Rule::BackendFallback},
+      {10, Rule::Missing}};
+  std::erase_if(steps, [&](const auto& s) {
+    auto alias = alias_of_rule(s.second);
+    return alias && !cat.alias(*alias);
+  });
+  return steps;
+}
+
+std::string rule_label(const Catalogue& cat, Rule rule) {
+  switch (rule) {
+    case Rule::Direct: return "direct registration";
+    case Rule::BackendFallback: return "backend fallback";
+    case Rule::Missing: return "missing";
+    case Rule::AmbiguousAutogradOther: return "CompositeImplicitAutograd";
+    default: return cat.name(*cat.alias(*alias_of_rule(rule)));
+  }
+}
+
+std::vector<Key> available_keys(const std::vector<Row>& table) {
+  std::vector<Key> out;
+  for (const Row& row : table)
+    if (row.key != k_undefined && row.valid()) out.push_back(row.key);
+  return out;
+}
+
+std::string missing_row_error(const Registry& registry, const Operator& op, Key k,
+                              const std::vector<Row>& table) {
+  const Catalogue& cat = registry.catalogue();
+  const std::string list = "[" + key_list(cat, available_keys(table)) + "]";
+  std::string out;
+  if (k == k_undefined) {
+    out = "There were no tensor arguments to this function (e.g., you passed an empty list of "
+          "Tensors), but no fallback function is registered for schema " + op.name +
+          ".  This usually means that this function requires a non-empty list of Tensors, or that "
+          "you (the operator writer) forgot to register a fallback function.  Available functions "
+          "are " + list + ".";
+  } else {
+    out = "Could not run '" + op.name + "' with arguments from the '" + cat.name(k) +
+          "' backend. This could be because the operator doesn't exist for this backend, or was "
+          "omitted during the selective/custom build process (if using custom build). If you are a "
+          "Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+          "possible resolutions. '" + op.name + "' is only available for these backends: " + list + ".";
+  }
+  out += "\n\n";
+  append_torch_table(out, cat, table);
+  return out;
+}
+
+RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, bool with_fixes) {
+  const Catalogue& cat = registry.catalogue();
+  Explanation why;
+  RowExplanation e;
+  e.key = k;
+  e.row = compute_row(registry, op, k, &why);
+  e.raises = row_known_to_raise(cat, e.row);
+  e.rules = rule_outcomes(cat, op, registry, k, e.row, why);
+  if (e.row.kernel && e.row.rule != Rule::AmbiguousAutogradOther)
+    if (const auto* at = op.kernels_at(e.row.provider))
+      for (size_t i = 1; i < at->newest_first.size(); ++i)
+        e.inactive.push_back(&op.registrations[at->newest_first[i]]);
+  add_notes(registry, op, e);
+  if (!e.row.valid() || e.raises) {
+    const auto table = compute_table(registry, op);
+    if (!e.row.valid()) {
+      e.error = missing_row_error(registry, op, k, table);
+      e.available = available_keys(table);
+    }
+    if (with_fixes) e.fixes = find_fixes(registry, op, k, table);
+  }
+  return e;
+}
+
+OperatorKeyExplanation explain_operator_key(const Registry& registry, const Operator& op, Key k) {
+  const Catalogue& cat = registry.catalogue();
+  OperatorKeyExplanation out;
+  out.op = &op;
+  out.requested = k;
+  if (cat.is_alias(k)) {
+    for (Key r : cat.alias_runtime_keys(k)) out.rows.push_back(explain_row(registry, op, r, false));
+  } else if (cat.kind(k) == KeyKind::BuildingBlock) {
+    for (int b = 1; b <= cat.backend_count(); ++b)
+      out.rows.push_back(explain_row(registry, op, cat.runtime_key(cat.functionality_of(k), b), false));
+  } else {
+    out.rows.push_back(explain_row(registry, op, k, true));
+  }
+  return out;
+}
+
+}  // namespace dispatchctl

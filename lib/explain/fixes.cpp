@@ -1,0 +1,91 @@
+#include "explain/fixes.h"
+
+#include <memory>
+
+#include "query/predicates.h"
+
+namespace dispatchctl {
+
+namespace {
+
+// The registry PyTorch would have with only this operator and every fallback.
+std::unique_ptr<Registry> scratch_registry(const Registry& registry, const Operator& op) {
+  auto scratch = std::make_unique<Registry>(registry.catalogue());
+  scratch->check_signatures = false;  // the registrations were accepted once already
+  for (const Fallback& fb : registry.fallbacks()) scratch->fallback(fb);
+  if (op.schema) scratch->define(op.name, *op.schema);
+  else scratch->declare(op.name);
+  for (const Kernel& kernel : op.registrations) scratch->impl(op.name, kernel);
+  return scratch;
+}
+
+bool same_kernel(const Row& a, const Row& b) {
+  return a.rule == b.rule && a.provider == b.provider && a.debug() == b.debug() &&
+         a.fallthrough() == b.fallthrough();
+}
+
+std::vector<Key> candidate_keys(const Catalogue& cat, Key k) {
+  if (k != k_undefined) {
+    std::vector<Key> keys{k};
+    for (Key alias : cat.aliases_covering(k)) keys.push_back(alias);
+    return keys;
+  }
+  // Undefined is in no alias set but takes CEANF, CEA and CIA (§3.2); a
+  // registration naming Undefined itself is stored as CIA.
+  std::vector<Key> keys;
+  for (Alias a : {Alias::CompositeExplicitAutogradNonFunctional, Alias::CompositeExplicitAutograd,
+                  Alias::CompositeImplicitAutograd})
+    if (auto ak = cat.alias(a)) keys.push_back(*ak);
+  return keys;
+}
+
+Fix evaluate(const Registry& scratch, const Operator& op, Key k, const std::vector<Row>& before, Fix::Kind kind,
+             Key where) {
+  Fix fix;
+  fix.kind = kind;
+  fix.key = where;
+  const Catalogue& cat = scratch.catalogue();
+  const auto after = compute_table(scratch, *scratch.find(op.name));
+  for (size_t i = 0; i < after.size(); ++i) {
+    const bool worked = row_works(cat, before[i]);
+    const bool works = row_works(cat, after[i]);
+    if (after[i].key == k) {
+      fix.fills = works;
+      fix.result = after[i].rule;
+    } else if (!worked && works) {
+      fix.also_fills.push_back(after[i].key);
+    } else if (worked && !same_kernel(before[i], after[i])) {
+      fix.also_changes.push_back(after[i].key);
+    }
+  }
+  return fix;
+}
+
+}  // namespace
+
+std::vector<Fix> find_fixes(const Registry& registry, const Operator& op, Key k,
+                            const std::vector<Row>& table) {
+  const Catalogue& cat = registry.catalogue();
+  std::vector<Fix> fixes;
+  for (Key candidate : candidate_keys(cat, k)) {
+    auto scratch = scratch_registry(registry, op);
+    Kernel kernel;
+    kernel.key = candidate;
+    kernel.debug = "(new kernel)";
+    kernel.origin.file = "(explain)";
+    scratch->impl(op.name, kernel);
+    fixes.push_back(evaluate(*scratch, op, k, table, Fix::Kind::Kernel, candidate));
+  }
+  if (k != k_undefined && !registry.fallback_for(k)) {
+    auto scratch = scratch_registry(registry, op);
+    Fallback fb;
+    fb.key = k;
+    fb.debug = "(new fallback)";
+    fb.origin.file = "(explain)";
+    scratch->fallback(fb);
+    fixes.push_back(evaluate(*scratch, op, k, table, Fix::Kind::BackendFallback, k));
+  }
+  return fixes;
+}
+
+}  // namespace dispatchctl

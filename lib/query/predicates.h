@@ -1,0 +1,59 @@
+// Yes/no questions about operators and keys, answered as PyTorch's Python
+// bindings answer them (dispatch-semantics.md §7), and the AND-combined
+// predicates of `dispatchctl query`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "table/table.h"
+
+namespace dispatchctl {
+
+// _dispatch_has_kernel_for_dispatch_key: a registration at exactly `k`
+// (alias keys and building blocks allowed; fallthrough kernels count).
+bool has_kernel_for_dispatch_key(const Operator& op, Key k);
+
+// The table row _dispatch_has_computed_kernel_for_dispatch_key reads for `k`:
+// a building block answers for its CPU instance (Dense ≡ CPU, §1.8); an
+// alias key throws InputError with PyTorch's text.
+Key computed_row_key(const Catalogue& cat, Key k);
+// _dispatch_has_computed_kernel_for_dispatch_key on the computed table: the
+// row holds a valid kernel (fallthrough fallbacks and the ambiguous kernel included).
+bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k);
+
+// Rows PyTorch fills with a kernel that raises when called: the ambiguous
+// AutogradOther kernel, the 2.x Meta backend fallback (MetaFallbackKernel),
+// and a per-operator fallthrough kernel on Undefined (§9.1).
+bool row_known_to_raise(const Catalogue& cat, const Row& row);
+// A valid row whose kernel is not known to raise.
+inline bool row_works(const Catalogue& cat, const Row& row) {
+  return row.valid() && !row_known_to_raise(cat, row);
+}
+
+// "math kernel", "math_kernel", "missing" … -> the tag id ("math_kernel").
+// InputError with a did-you-mean otherwise.
+std::string require_tag(std::string_view text);
+
+// The predicates of `dispatchctl query`; every one that is set must hold.
+struct Query {
+  std::optional<Key> key;  // the key --registered/--computed/--tag/--works/--fails read
+  bool registered = false;  // has_kernel_for_dispatch_key(op, key)
+  bool computed = false;    // has_computed_kernel_for_dispatch_key(op, key)
+  bool works = false;       // computed row valid and not known to raise
+  bool fails = false;       // computed row missing or known to raise
+  std::vector<std::string> tags;  // tag ids; the row's tag is one of them
+  std::vector<Key> registered_at;  // a registration at exactly each
+  std::vector<Key> without;        // no registration at any
+  std::vector<std::string> op_patterns;  // names, bare names, globs (any of them)
+};
+
+// Checks the query is well-formed (a mode needs --key and vice versa; row
+// predicates reject alias keys like PyTorch). Throws InputError.
+void validate_query(const Catalogue& cat, const Query& query);
+// Matching operators, sorted by name.
+std::vector<const Operator*> run_query(const Registry& registry, const Query& query);
+
+}  // namespace dispatchctl

@@ -1,0 +1,143 @@
+#include "render/key_report_render.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "query/predicates.h"
+#include "render/key_summary.h"
+
+namespace dispatchctl {
+
+namespace {
+
+std::string percent(std::size_t count, std::size_t total) {
+  return total == 0 ? "0.0%" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(count) / static_cast<double>(total));
+}
+
+void field(std::string& out, const std::string& name, const std::string& text, int width) {
+  out += fmt::format("  {:<10} ", name) + wrap_words(text, 13, 13, static_cast<size_t>(width)) + "\n";
+}
+
+std::string fallback_text(const Catalogue& cat, const KeyReport& r) {
+  if (!r.fallback) return "none (operators without a kernel here have a missing row)";
+  std::string out = (r.fallback->fallthrough ? "fallthrough " : "") + r.fallback->debug;
+  Row probe;
+  probe.key = r.key;
+  probe.rule = Rule::BackendFallback;
+  probe.fallback = r.fallback;
+  if (row_known_to_raise(cat, probe)) out += " (raises when called: no Meta kernel)";
+  else if (r.fallback->fallthrough) out += " (a call skips " + cat.name(r.key) + ")";
+  return out;
+}
+
+void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, int width) {
+  if (r.alias) {
+    field(out, "kind", "alias key: kernels registered here are copied into the rows of the keys it covers "
+                       "(precedence CEANF > CEA > CIANT > CIA > Autograd > FTBD, §3.2)", width);
+    field(out, "covers", std::to_string(r.covers.size()) + " runtime keys: " + summarize_keys(cat, r.covers), width);
+    return;
+  }
+  std::string position = "row " + std::to_string(r.table_index) + " of " + std::to_string(r.table_size) +
+                         " in table order (lowest dispatch priority first)";
+  if (r.has_lower) position += ", after " + cat.name(r.lower);
+  if (r.has_higher) position += ", before " + cat.name(r.higher);
+  field(out, "position", position, width);
+  if (r.key != k_undefined) {
+    std::string kind = r.backend ? "functionality " + cat.name(r.functionality) + " (per-backend), backend " +
+                                       std::string(cat.spec().backends[r.backend - 1])
+                                 : "functionality key";
+    if (!r.python_parseable) kind += "; PyTorch's parseDispatchKey rejects this name (§1.7)";
+    field(out, "kind", kind, width);
+  }
+  std::string aliases;
+  for (Key a : r.covering_aliases) aliases += (aliases.empty() ? "" : ", ") + cat.name(a);
+  field(out, "aliases", aliases.empty() ? "none cover it" : aliases + " (precedence order)", width);
+  field(out, "fallback", fallback_text(cat, r), width);
+  if (cat.functionality_of(r.key) == cat.well_known().autograd_functionality ||
+      r.key == cat.well_known().autograd_other || r.key == cat.well_known().autograd_nested_tensor)
+    field(out, "backends", r.autograd_backends.empty()
+                               ? "none: no backend kernel blocks the math kernel here [quirk, §3.2]"
+                               : "kernels at " + summarize_keys(cat, r.autograd_backends) +
+                                     " block the math kernel here (getBackendKeySetFromAutograd)",
+          width);
+}
+
+}  // namespace
+
+void append_key_report_text(std::string& out, const Registry& registry, const KeyReport& r,
+                            const KeyReportOptions& o) {
+  const Catalogue& cat = registry.catalogue();
+  out += cat.name(r.key) + " (PyTorch " + std::string(cat.version()) + "), " + std::to_string(r.operator_count) +
+         " operators\n";
+  append_header(out, cat, r, o.width);
+  out += "\n" + std::string(r.alias ? "Operators by what " + cat.name(r.key) + " contributes:\n"
+                                    : "Outcome of the " + cat.name(r.key) + " row:\n");
+  for (const auto& g : r.groups) {
+    if (g.ops.empty()) continue;
+    out += fmt::format("  {:>6} {:>6}  ", g.ops.size(), percent(g.ops.size(), r.operator_count));
+    out += wrap_words(g.label + (g.raises && g.id != "missing" && g.id != "ambiguous" ? " (raises when called)" : ""),
+                      17, 17, static_cast<size_t>(o.width)) + "\n";
+    std::string examples = "e.g.";
+    for (std::size_t i = 0; i < g.ops.size() && i < o.examples; ++i)
+      examples += std::string(i ? ", " : " ") + g.ops[i]->name;
+    if (g.ops.size() > o.examples) examples += ", …";
+    examples += " (--list " + g.id + ")";
+    out.append(17, ' ');
+    out += wrap_words(examples, 17, 19, static_cast<size_t>(o.width)) + "\n";
+  }
+  for (const auto& id : o.list) {
+    for (const auto& g : r.groups) {
+      if (g.id != id) continue;
+      const std::size_t shown = o.limit ? std::min(o.limit, g.ops.size()) : g.ops.size();
+      out += "\n" + g.label + ": " + std::to_string(g.ops.size()) + " operators" +
+             (shown < g.ops.size() ? ", first " + std::to_string(shown) + " shown" : "") + "\n";
+      for (std::size_t i = 0; i < shown; ++i) out += "  " + g.ops[i]->name + "\n";
+    }
+  }
+}
+
+nlohmann::ordered_json key_report_json(const Registry& registry, const KeyReport& r, const KeyReportOptions& o) {
+  const Catalogue& cat = registry.catalogue();
+  using J = nlohmann::ordered_json;
+  auto key_names = [&](const std::vector<Key>& keys) {
+    J a = J::array();
+    for (Key k : keys) a.push_back(cat.name(k));
+    return a;
+  };
+  J doc;
+  doc["torch_version"] = registry.torch_version;
+  doc["key"] = cat.name(r.key);
+  doc["key_kind"] = r.alias ? "alias" : "runtime";
+  doc["operators"] = r.operator_count;
+  if (r.alias) {
+    doc["covers"] = key_names(r.covers);
+  } else {
+    doc["table_index"] = r.table_index;
+    doc["table_size"] = r.table_size;
+    doc["lower"] = r.has_lower ? J(cat.name(r.lower)) : J();
+    doc["higher"] = r.has_higher ? J(cat.name(r.higher)) : J();
+    doc["python_parseable"] = r.python_parseable;
+    doc["aliases"] = key_names(r.covering_aliases);
+    doc["backend_fallback"] =
+        r.fallback ? J{{"kernel", r.fallback->debug}, {"fallthrough", r.fallback->fallthrough}} : J();
+    doc["autograd_backends"] = key_names(r.autograd_backends);
+  }
+  J groups = J::array();
+  for (const auto& g : r.groups) {
+    J names = J::array();
+    for (std::size_t i = 0; i < g.ops.size() && (o.limit == 0 || i < o.limit); ++i) names.push_back(g.ops[i]->name);
+    groups.push_back({{"id", g.id},
+                      {"label", g.label},
+                      {"count", g.ops.size()},
+                      {"percent", r.operator_count ? 100.0 * static_cast<double>(g.ops.size()) /
+                                                         static_cast<double>(r.operator_count)
+                                                   : 0.0},
+                      {"raises", g.raises},
+                      {"operators", std::move(names)}});
+  }
+  doc["groups"] = std::move(groups);
+  return doc;
+}
+
+}  // namespace dispatchctl
