@@ -1,8 +1,72 @@
-// dispatchctl diff: not built yet (placeholder so main.cpp links).
+// dispatchctl diff OLD NEW: which computed rows, registrations and
+// operators changed between two (layered) registries.
 #include "common.h"
+#include "diff/diff.h"
+#include "registry/sources.h"
+#include "render/diff_render.h"
+#include "util/errors.h"
 
 namespace dispatchctl::cli {
 
-void setup_diff(CLI::App&, int&) {}
+namespace {
+
+std::string label(const std::vector<std::string>& sources) {
+  std::string out;
+  for (const auto& s : sources) out += (out.empty() ? "" : " + ") + s;
+  return out;
+}
+
+struct DiffCommand {
+  std::vector<std::string> positional, old_sources, new_sources, ops, keys;
+  std::string format;
+  bool summary = false;
+
+  int run() {
+    if (!positional.empty() && (!old_sources.empty() || !new_sources.empty()))
+      throw InputError("give either OLD NEW or --old/--new, not both");
+    if (positional.size() == 2) {
+      old_sources = {positional[0]};
+      new_sources = {positional[1]};
+    } else if (!positional.empty()) {
+      throw InputError("diff takes two registries, OLD and NEW (got " +
+                       std::to_string(positional.size()) + "); layer more with --old A --old B --new C");
+    }
+    if (old_sources.empty() || new_sources.empty())
+      throw InputError("diff needs both sides: 'dispatchctl diff OLD NEW' or --old … --new …");
+    auto before = load_registry(old_sources);
+    auto after = load_registry(new_sources);
+    const DiffResult result = diff_registries(*before, *after, {ops, keys});
+    const DiffRenderOptions options{summary, label(old_sources), label(new_sources)};
+    if (format == "json") write_stdout(diff_json(result, options).dump(2) + "\n");
+    else write_stdout(diff_text(result, options));
+    return result.empty() ? 0 : 1;
+  }
+};
+
+}  // namespace
+
+void setup_diff(CLI::App& app, int& exit_code) {
+  auto command = std::make_shared<DiffCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "diff", "Show which dispatch-table rows, registrations and operators changed between two registries");
+  sub->add_option("OLD_NEW", command->positional, "OLD and NEW: manifest files or builtin:VERSION")
+      ->expected(0, 2);
+  sub->add_option("--old", command->old_sources, "Old side, layered in order (repeatable)");
+  sub->add_option("--new", command->new_sources, "New side, layered in order (repeatable)");
+  sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
+  sub->add_option("--key", command->keys, "Only rows at this runtime key (repeatable)");
+  add_format_option(sub, command->format, {"text", "json"});
+  sub->add_flag("--summary", command->summary, "Only the counts and one line per change");
+  sub->footer(
+      "A row changed when its kernel, tag or providing registration differs (where a kernel was\n"
+      "loaded from does not count). Text shows the shape of each change first, e.g.\n"
+      "'aten::foo: CompositeExplicitAutograd now fills 69 keys that were math kernel', then\n"
+      "the details. Exit status: 0 equal, 1 different, 2 bad input.\n\n"
+      "Examples:\n"
+      "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --op aten::add --summary\n"
+      "  dispatchctl diff --old builtin:2.14.1 --new builtin:2.14.1 --new my_backend.json\n"
+      "  dispatchctl diff base.json head.json --key AutogradCPU --format json");
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
 
 }  // namespace dispatchctl::cli

@@ -1,0 +1,95 @@
+#include "check/check.h"
+
+#include <algorithm>
+#include <set>
+
+#include "check/lint.h"
+#include "check/load.h"
+#include "query/op_select.h"
+#include "registry/key_lookup.h"
+#include "util/errors.h"
+
+namespace dispatchctl {
+
+bool CheckResult::has_errors() const {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::Error; });
+}
+
+namespace {
+
+std::optional<Severity> severity_for(const CheckOptions& options, const std::string& rule) {
+  std::optional<Severity> s = find_rule(rule) ? find_rule(rule)->default_severity : Severity::Error;
+  if (auto it = options.severities.find(rule); it != options.severities.end()) s = it->second;
+  if (s == Severity::Warning && options.warnings_as_errors) s = Severity::Error;
+  return s;
+}
+
+bool enabled(const CheckOptions& options, std::string_view rule) {
+  return severity_for(options, std::string(rule)).has_value();
+}
+
+LintScope make_scope(const Registry& registry, const std::vector<std::string>& manifest_files,
+                     const CheckOptions& options) {
+  for (const auto& p : options.op_patterns)
+    if (!is_glob(p)) (void)select_operators(registry, {p});  // a typo is exit 2 with did-you-mean
+  LintScope scope;
+  for (const auto& name : options.require)
+    scope.required.push_back(require_runtime_key(registry.catalogue(), name, "--require"));
+  const std::set<std::string> files(manifest_files.begin(), manifest_files.end());
+  scope.contains = [files, patterns = options.op_patterns](const Operator& op) {
+    if (!patterns.empty() &&
+        std::none_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& p) { return op_matches(p, op.name); }))
+      return false;
+    if (files.empty()) return true;
+    if (op.schema && files.count(op.schema->origin.file)) return true;
+    return std::any_of(op.registrations.begin(), op.registrations.end(),
+                       [&](const Kernel& k) { return files.count(k.origin.file) > 0; });
+  };
+  return scope;
+}
+
+}  // namespace
+
+CheckResult run_check(const std::vector<std::string>& sources, const CheckOptions& options) {
+  CheckLoad load = load_for_check(sources);
+  CheckResult result;
+  result.sources = sources;
+  std::vector<Finding> findings = std::move(load.findings);
+  if (load.registry) {
+    const Registry& registry = *load.registry;
+    result.torch_version = registry.torch_version;
+    const LintScope scope = make_scope(registry, load.manifest_files, options);
+    for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
+    using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);
+    const std::pair<std::string_view, Lint> lints[] = {
+        {"dangling-impl", lint_dangling_impls},
+        {"kernel-override", lint_overrides},
+        {"autogradother-ambiguity", lint_ambiguity},
+        {"cia-with-backend-kernel", lint_cia_with_backend},
+        {"required-key", lint_required_keys},
+    };
+    for (const auto& [rule, lint] : lints)
+      if (enabled(options, rule)) lint(registry, scope, findings);
+  }
+  for (auto& f : findings) {
+    if (auto s = severity_for(options, f.rule)) {
+      f.severity = *s;
+      result.findings.push_back(std::move(f));
+    }
+  }
+  locate_findings(result.findings);
+  auto source_index = [&sources](const std::string& file) {
+    return std::find(sources.begin(), sources.end(), file) - sources.begin();
+  };
+  std::stable_sort(result.findings.begin(), result.findings.end(), [&](const Finding& a, const Finding& b) {
+    return std::make_tuple(source_index(a.location.file), a.location.file, a.location.line,
+                           a.location.column, a.rule, a.op, a.key) <
+           std::make_tuple(source_index(b.location.file), b.location.file, b.location.line,
+                           b.location.column, b.rule, b.op, b.key);
+  });
+  return result;
+}
+
+}  // namespace dispatchctl

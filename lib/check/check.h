@@ -1,0 +1,45 @@
+// `check`: lint a layered registry (manifests and builtin:VERSION) with the
+// rules of finding.h. Loading problems become findings too, so one run
+// reports everything; the library never prints.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "check/finding.h"
+
+namespace dispatchctl {
+
+struct CheckOptions {
+  std::vector<std::string> require;      // runtime keys every operator in scope must fill
+  std::vector<std::string> op_patterns;  // scope; empty = see run_check
+  // Per-rule severity; nullopt turns the rule off. Absent = the rule's default.
+  std::map<std::string, std::optional<Severity>> severities;
+  bool warnings_as_errors = false;
+};
+
+// dispatchctl.json: {"dispatchctl_check": 1, "rules": {"ID": "off|note|warning|error"},
+// "require": [KEY…], "ops": [PATTERN…], "warnings_as_errors": bool}. InputError
+// naming the file, JSON pointer and a fix on anything else.
+CheckOptions read_check_config(std::string_view text, const std::string& source);
+
+struct CheckResult {
+  std::vector<Finding> findings;  // sorted: source order, line, column, rule
+  std::string torch_version;
+  std::vector<std::string> sources;
+  size_t operators_checked = 0;
+  bool has_errors() const;
+};
+
+// Scope: operators matching op_patterns, and among those, when any manifest
+// file is loaded, only the operators that a manifest file touches (defines or
+// registers a kernel for): linting my_backend.json on top of builtin:2.14.1
+// reports my_backend.json's problems, not PyTorch's. With builtins only,
+// every operator. InputError for a --require key or --op name that does not
+// exist, or a builtin: source listed after a manifest file.
+CheckResult run_check(const std::vector<std::string>& sources, const CheckOptions& options);
+
+}  // namespace dispatchctl

@@ -1,0 +1,45 @@
+// The result model of `check`: findings of lint rules with stable
+// kebab-case ids, and the rules themselves (data, so --list-checks, the
+// config file and SARIF's rule table read one list).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dispatchctl {
+
+enum class Severity { Note, Warning, Error };
+std::string_view severity_name(Severity s);  // "note", "warning", "error"
+std::optional<Severity> parse_severity(std::string_view name);
+
+struct Location {
+  std::string file;     // manifest path or builtin:VERSION
+  std::string pointer;  // JSON pointer of the registration ("" for dumps)
+  int line = 0;         // 1-based; 0 = unknown
+  int column = 0;
+};
+
+struct Finding {
+  std::string rule;  // e.g. "kernel-override"
+  Severity severity = Severity::Warning;
+  std::string message;  // one line
+  std::string details;  // optional further lines, e.g. PyTorch's own warning text
+  Location location;
+  std::string op;   // operator name, if any
+  std::string key;  // dispatch key, if any
+};
+
+struct RuleInfo {
+  std::string_view id;
+  Severity default_severity;
+  std::string_view summary;  // one line
+  std::string_view help;     // what it means and how to fix it
+};
+
+// Every rule, in --list-checks order.
+const std::vector<RuleInfo>& check_rules();
+const RuleInfo* find_rule(std::string_view id);
+
+}  // namespace dispatchctl

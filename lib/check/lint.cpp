@@ -1,0 +1,201 @@
+#include "check/lint.h"
+
+#include <algorithm>
+
+#include "render/key_summary.h"
+#include "table/table.h"
+
+namespace dispatchctl {
+namespace {
+
+Location location_of(const Origin& origin) { return {origin.file, origin.pointer, origin.line, 0}; }
+
+Finding make(std::string_view rule, const Operator& op, const Origin& origin, std::string message) {
+  Finding f;
+  f.rule = std::string(rule);
+  f.location = location_of(origin);
+  f.op = op.name;
+  f.message = std::move(message);
+  return f;
+}
+
+std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
+  std::string out;
+  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
+  return out;
+}
+
+// The registration a finding about the whole operator points at: its
+// schema, else its first kernel.
+const Origin& operator_origin(const Operator& op) {
+  if (op.schema) return op.schema->origin;
+  return op.registrations.front().origin;
+}
+
+bool is_silent_override_key(const Catalogue& cat, Key k) {
+  const auto& silent = cat.spec().override_warning_silent_keys;
+  return std::find(silent.begin(), silent.end(), cat.name(k)) != silent.end();
+}
+
+}  // namespace
+
+void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
+  const Catalogue& cat = registry.catalogue();
+  for (const auto& op : registry.operators()) {
+    if (op.schema || op.registrations.empty() || !scope.contains(op)) continue;
+    std::vector<Key> keys;
+    for (const auto& kk : op.by_key) keys.push_back(kk.key);
+    out.push_back(make("dangling-impl", op, op.registrations.front().origin,
+                       op.name + " has kernels (" + key_names(cat, keys) +
+                           ") but no manifest defines its schema: a dangling impl that cannot be "
+                           "called; add \"schema\" or load the manifest that defines it"));
+  }
+}
+
+// §3.4: PyTorch warns when a key of an operator already has a kernel. Its
+// "previous kernel" is the debug of the first registration that fixed the
+// operator's C++ signature (any key; recorded before the warning, so it can
+// be the new kernel itself), else "no debug info". Whether the warning is
+// printed every time, once per process, or never for some keys is release
+// data (ReleaseSpec::override_warning_*).
+void lint_overrides(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
+  const Catalogue& cat = registry.catalogue();
+  const ReleaseSpec& spec = cat.spec();
+  struct Override {
+    const Operator* op;
+    const Kernel* kernel;
+    const Kernel* overridden;
+    std::string previous;
+  };
+  std::vector<Override> found;
+  for (const auto& op : registry.operators()) {
+    if (op.registrations.size() < 2 || !scope.contains(op)) continue;
+    const Kernel* signature_fixer = nullptr;
+    std::vector<const Kernel*> newest(cat.key_count(), nullptr);
+    for (const auto& k : op.registrations) {
+      // A C++ (unboxed) kernel carries a C++ signature; boxed-only ones
+      // (Python kernels, fallthroughs) do not.
+      if (!signature_fixer && k.unboxed && !k.fallthrough) signature_fixer = &k;
+      if (newest[k.key] && !is_silent_override_key(cat, k.key))
+        found.push_back({&op, &k, newest[k.key], signature_fixer ? signature_fixer->debug : "no debug info"});
+      newest[k.key] = &k;
+    }
+  }
+  std::sort(found.begin(), found.end(),
+            [](const Override& a, const Override& b) { return a.kernel->sequence < b.kernel->sequence; });
+  bool first = true;
+  for (const auto& o : found) {
+    const Operator& op = *o.op;
+    std::string text;
+    if (spec.override_warning_once && first)
+      text += "Warning only once for all operators,  other operators may also be overridden.\n  ";
+    text += "Overriding a previously registered kernel for the same operator and the same dispatch key\n";
+    text += "  operator: " + (op.schema ? op.schema->text : op.name) + "\n";
+    text += "    " + (op.schema ? op.schema->debug : std::string("no debug info")) + "\n";
+    text += "  dispatch key: " + cat.name(o.kernel->key) + "\n";
+    text += "  previous kernel: " + o.previous + "\n";
+    text += "       new kernel: " + o.kernel->debug;
+    std::string message = "the " + cat.name(o.kernel->key) + " kernel of " + op.name +
+                          " overrides the one registered at " + o.overridden->origin.to_string() +
+                          " (now inactive)";
+    if (spec.override_warning_once && !first)
+      message += "; PyTorch " + std::string(spec.version) +
+                 " warns only once per process, so it stays silent about this one";
+    Finding f = make("kernel-override", op, o.kernel->origin, std::move(message));
+    f.key = cat.name(o.kernel->key);
+    f.details = std::move(text);
+    out.push_back(std::move(f));
+    first = false;
+  }
+}
+
+void lint_ambiguity(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
+  const Catalogue& cat = registry.catalogue();
+  const Key autograd_other = cat.well_known().autograd_other;
+  const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
+  for (const auto& op : registry.operators()) {
+    if (!op.has(cia) || !scope.contains(op)) continue;
+    if (compute_row(registry, op, autograd_other).rule != Rule::AmbiguousAutogradOther) continue;
+    // Point at the later of the two sides: the registration that made it ambiguous.
+    std::vector<Key> backends;
+    const Kernel* latest = op.active(cia);
+    for (const auto& kk : op.by_key) {
+      if (cat.is_alias(kk.key) || !cat.has(cat.autogradother_backends(), kk.key)) continue;
+      backends.push_back(kk.key);
+      const Kernel* k = op.active(kk.key);
+      if (k->sequence > latest->sequence) latest = k;
+    }
+    Finding f = make("autogradother-ambiguity", op, latest->origin,
+                     op.name + " has a CompositeImplicitAutograd kernel and kernels for " +
+                         key_names(cat, backends) +
+                         ", backends that share AutogradOther: its row is 'ambiguous "
+                         "autogradother' and a call that reaches it raises; register an Autograd "
+                         "kernel for them or drop one side");
+    f.key = "AutogradOther";
+    out.push_back(std::move(f));
+  }
+}
+
+void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
+  const Catalogue& cat = registry.catalogue();
+  const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
+  const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
+  const auto ceanf = cat.alias(Alias::CompositeExplicitAutogradNonFunctional);
+  const Key nested = cat.well_known().nested_tensor;
+  for (const auto& op : registry.operators()) {
+    if (!op.has(cia) || !scope.contains(op)) continue;
+    std::vector<Key> others;
+    const Kernel* latest = op.active(cia);
+    for (const auto& kk : op.by_key) {
+      const bool backend = (!cat.is_alias(kk.key) && (cat.is_backend_dispatch_key(kk.key) ||
+                                                     cat.functionality_of(kk.key) == nested)) ||
+                           (cea && kk.key == *cea) || (ceanf && kk.key == *ceanf);
+      if (!backend) continue;
+      others.push_back(kk.key);
+      const Kernel* k = op.active(kk.key);
+      if (k->sequence > latest->sequence) latest = k;
+    }
+    if (others.empty()) continue;
+    // Keys of the CIA set that neither the operator's own kernels nor an
+    // alias fill, and that the math kernel would have filled (§3.2 step 6).
+    std::vector<Key> lost;
+    for (Key k : cat.runtime_keys()) {
+      if (k == k_undefined || !cat.included_in_alias(k, cia)) continue;
+      const Rule rule = compute_row(registry, op, k).rule;
+      if (rule == Rule::Autograd || rule == Rule::BackendFallback || rule == Rule::Missing ||
+          rule == Rule::AmbiguousAutogradOther || rule == Rule::FuncTorchBatchedDecomposition)
+        lost.push_back(k);
+    }
+    std::string message = op.name + " has a CompositeImplicitAutograd kernel together with " +
+                          key_names(cat, others) + " (torchgen forbids this); ";
+    message += lost.empty() ? std::string("no key loses the math kernel yet")
+                            : std::to_string(lost.size()) + (lost.size() == 1 ? " key loses" : " keys lose") +
+                                  " the math kernel: " + summarize_keys(cat, lost);
+    Finding f = make("cia-with-backend-kernel", op, latest->origin, std::move(message));
+    out.push_back(std::move(f));
+  }
+}
+
+void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
+  if (scope.required.empty()) return;
+  const Catalogue& cat = registry.catalogue();
+  for (const Operator* op : registry.sorted_operators()) {
+    if (!scope.contains(*op) || (!op->schema && op->registrations.empty())) continue;
+    for (Key k : scope.required) {
+      const Row row = compute_row(registry, *op, k);
+      std::string why;
+      if (row.rule == Rule::Missing) why = "nothing fills it: a call there raises";
+      else if (row.rule == Rule::BackendFallback)
+        why = "only the backend fallback (" + std::string(row.fallback->fallthrough ? "fallthrough " : "") +
+              std::string(row.debug()) + ") runs there";
+      else if (row.rule == Rule::AmbiguousAutogradOther) why = "the row is ambiguous: a call there raises";
+      else continue;
+      Finding f = make("required-key", *op, operator_origin(*op),
+                       op->name + " has no kernel for required key " + cat.name(k) + "; " + why);
+      f.key = cat.name(k);
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace dispatchctl

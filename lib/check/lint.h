@@ -1,0 +1,23 @@
+// The registry rules of `check` (load problems are found by load.h).
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "check/finding.h"
+#include "registry/registry.h"
+
+namespace dispatchctl {
+
+struct LintScope {
+  std::function<bool(const Operator&)> contains;
+  std::vector<Key> required;  // runtime keys
+};
+
+void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+void lint_overrides(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+void lint_ambiguity(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+
+}  // namespace dispatchctl

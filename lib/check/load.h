@@ -1,0 +1,27 @@
+// Loading for `check`: like registry/sources.h's load_registry, but what
+// PyTorch refuses and what the loader rejects become findings, and loading
+// goes on with the next file.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check/finding.h"
+#include "registry/registry.h"
+
+namespace dispatchctl {
+
+struct CheckLoad {
+  std::unique_ptr<Registry> registry;  // null when nothing could be loaded
+  std::vector<std::string> manifest_files;  // non-builtin sources that loaded at least in part
+  std::vector<Finding> findings;            // severities still the rules' defaults
+};
+
+CheckLoad load_for_check(const std::vector<std::string>& sources);
+
+// Fills line and column of findings in manifest files from their JSON
+// pointers (util/json_locate.h); each file is read once.
+void locate_findings(std::vector<Finding>& findings);
+
+}  // namespace dispatchctl

@@ -1,0 +1,66 @@
+#include "check/finding.h"
+
+namespace dispatchctl {
+
+std::string_view severity_name(Severity s) {
+  switch (s) {
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "error";
+}
+
+std::optional<Severity> parse_severity(std::string_view name) {
+  if (name == "note") return Severity::Note;
+  if (name == "warning") return Severity::Warning;
+  if (name == "error") return Severity::Error;
+  return std::nullopt;
+}
+
+const std::vector<RuleInfo>& check_rules() {
+  static const std::vector<RuleInfo> rules = {
+      {"load-error", Severity::Error, "A manifest cannot be read or does not follow the manifest format",
+       "The file is missing, is not JSON, or breaks manifest-format.md (unknown field, unknown key, "
+       "unsupported torch_version). Loading of that file stops at the error; fix it as the message says."},
+      {"duplicate-definition", Severity::Error, "An operator's schema is defined twice",
+       "PyTorch refuses a second def() of the same name and overload (\"Tried to register an operator "
+       "... multiple times\"). Remove one \"schema\" or rename the overload."},
+      {"duplicate-fallback", Severity::Error, "A second backend fallback for one dispatch key",
+       "PyTorch refuses it (\"Tried to register multiple backend fallbacks for the same dispatch key\"). "
+       "Keep one fallback per key."},
+      {"signature-mismatch", Severity::Error, "A kernel's inferred signature disagrees with the schema",
+       "PyTorch refuses the registration (dispatch-semantics.md §9). Fix the kernel's \"signature\" or "
+       "the operator's \"schema\"."},
+      {"dangling-impl", Severity::Warning, "Kernels for an operator that no manifest defines",
+       "An impl without a def: PyTorch keeps it (dumpState prints 'schema: (none)') but the operator "
+       "cannot be called. Add the \"schema\" or load the manifest that defines it."},
+      {"kernel-override", Severity::Warning, "A kernel overrides an earlier one on the same key",
+       "PyTorch warns \"Overriding a previously registered kernel for the same operator and the same "
+       "dispatch key\". 'previous kernel' in its text is the first registration that fixed the "
+       "operator's C++ signature, not necessarily the overridden kernel (§3.4). 2.x prints the "
+       "warning once per process and never for Meta or MTIA; 1.13 prints every one."},
+      {"autogradother-ambiguity", Severity::Error, "AutogradOther is ambiguous: a call there raises",
+       "CompositeImplicitAutograd together with a kernel on an AutogradOther backend (FPGA, Vulkan, "
+       "Metal, MkldnnCPU, Quantized*, Sparse*, SparseCsr* …) makes the AutogradOther row "
+       "'ambiguous autogradother' (§3.2 step 6). Register an Autograd kernel for those backends, "
+       "or drop one of the two."},
+      {"cia-with-backend-kernel", Severity::Warning,
+       "CompositeImplicitAutograd together with backend or CompositeExplicitAutograd kernels",
+       "torchgen forbids it: a backend kernel keeps the math kernel away from its autograd key, a "
+       "CompositeExplicitAutograd kernel from every Autograd* key (§3.2). The finding names the keys "
+       "that lose the math kernel. Register an Autograd kernel or drop the CIA kernel."},
+      {"required-key", Severity::Error, "A required key is left without a kernel",
+       "With --require KEY (or \"require\" in dispatchctl.json), every operator in scope must get a "
+       "kernel from its own registrations at KEY; a backend fallback or nothing does not count."},
+  };
+  return rules;
+}
+
+const RuleInfo* find_rule(std::string_view id) {
+  for (const auto& r : check_rules())
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,23 @@
+// Renderers for `check` findings: compiler-style text, JSON, SARIF 2.1.0
+// (code-scanning UIs) and GitHub workflow commands. They never print.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "check/check.h"
+
+namespace dispatchctl {
+
+// file:line:col: severity: message [rule-id], details indented below.
+std::string findings_text(const CheckResult& result);
+nlohmann::ordered_json findings_json(const CheckResult& result);
+// SARIF 2.1.0: one run, the tool's rule table, one result per finding.
+nlohmann::ordered_json findings_sarif(const CheckResult& result, const std::string& tool_version);
+// ::error file=F,line=L,col=C,title=RULE::message (escaped as GitHub requires).
+std::string findings_github(const CheckResult& result);
+// --list-checks.
+std::string rules_text();
+
+}  // namespace dispatchctl

@@ -1,0 +1,174 @@
+// check: each rule on a manifest that triggers it, and its absence.
+// Expected values come from the spec (dispatch-semantics.md) and real data.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "check/check.h"
+#include "util/errors.h"
+
+using namespace dispatchctl;
+
+namespace {
+std::string manifest(const std::string& name) {
+  return std::string(DISPATCHCTL_SOURCE_DIR) + "/tests/manifests/check/" + name;
+}
+
+std::vector<Finding> of_rule(const CheckResult& r, const std::string& rule) {
+  std::vector<Finding> out;
+  for (const auto& f : r.findings)
+    if (f.rule == rule) out.push_back(f);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("check: a clean manifest has no finding") {
+  for (const char* name : {"clean.json", "cia_only.json"}) {
+    CAPTURE(name);
+    const CheckResult r = run_check({manifest(name)}, {});
+    CHECK(r.findings.empty());
+    CHECK_FALSE(r.has_errors());
+  }
+}
+
+TEST_CASE("check: dangling-impl points at the kernel's line") {
+  const CheckResult r = run_check({manifest("dangling_impl.json")}, {});
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].rule == "dangling-impl");
+  CHECK(r.findings[0].severity == Severity::Warning);
+  CHECK(r.findings[0].location.line == 9);
+  CHECK(r.findings[0].location.column == 9);
+}
+
+TEST_CASE("check: duplicate-definition, duplicate-fallback and signature-mismatch are load findings") {
+  CheckResult r = run_check({manifest("duplicate_definition.json")}, {});
+  REQUIRE(of_rule(r, "duplicate-definition").size() == 1);
+  CHECK(of_rule(r, "duplicate-definition")[0].location.line == 7);
+  CHECK(r.has_errors());
+  r = run_check({manifest("duplicate_fallback.json")}, {});
+  REQUIRE(of_rule(r, "duplicate-fallback").size() == 1);
+  CHECK(of_rule(r, "duplicate-fallback")[0].location.line == 7);
+  r = run_check({manifest("signature_mismatch.json")}, {});
+  REQUIRE(of_rule(r, "signature-mismatch").size() == 1);
+  CHECK(of_rule(r, "signature-mismatch")[0].message.find("The number of arguments is different") != std::string::npos);
+}
+
+TEST_CASE("check: load errors carry file and line, and later files still load") {
+  CheckResult r = run_check({manifest("invalid/syntax.json"), manifest("dangling_impl.json")}, {});
+  auto errors = of_rule(r, "load-error");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].location.line == 5);
+  CHECK(of_rule(r, "dangling-impl").size() == 1);
+  r = run_check({manifest("invalid/bad_key.json")}, {});
+  errors = of_rule(r, "load-error");
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].location.line == 10);
+  CHECK(errors[0].message.find("did you mean 'Meta'") != std::string::npos);
+  r = run_check({manifest("no_such_file.json")}, {});
+  CHECK(of_rule(r, "load-error").size() == 1);
+}
+
+TEST_CASE("check: kernel-override with the previous kernel of §3.4, release-dependent") {
+  // 2.14: the Meta override is silent; the CPU override names the Meta C++
+  // kernel (the first that fixed the signature) as the previous kernel.
+  CheckResult r = run_check({manifest("kernel_override.json")}, {});
+  auto found = of_rule(r, "kernel-override");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].key == "CPU");
+  CHECK(found[0].location.line == 14);
+  CHECK(found[0].details ==
+        "Warning only once for all operators,  other operators may also be overridden.\n"
+        "  Overriding a previously registered kernel for the same operator and the same dispatch key\n"
+        "  operator: myops::relu6(Tensor self) -> Tensor\n"
+        "    registered at myops/defs.cpp:1\n"
+        "  dispatch key: CPU\n"
+        "  previous kernel: registered at myops/relu6_meta.cpp:4\n"
+        "       new kernel: registered at myops/relu6_cpu_fast.py:9");
+  // 1.13: every override warns, Meta too, without the "only once" line.
+  r = run_check({manifest("kernel_override_1_13.json")}, {});
+  found = of_rule(r, "kernel-override");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].key == "Meta");
+  CHECK(found[1].key == "CPU");
+  CHECK(found[0].details.rfind("Overriding a previously registered kernel", 0) == 0);
+  CHECK(found[0].details.find("previous kernel: registered at myops/relu6_meta.cpp:4") != std::string::npos);
+}
+
+TEST_CASE("check: autogradother-ambiguity and cia-with-backend-kernel") {
+  CheckResult r = run_check({manifest("autogradother_ambiguity.json")}, {});
+  auto found = of_rule(r, "autogradother-ambiguity");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].severity == Severity::Error);
+  CHECK(found[0].message.find("SparseCPU") != std::string::npos);
+  // §3.2: CIA + CEA -> the 34 CIA keys outside the CEA set (103 - 69) lose the math kernel.
+  r = run_check({manifest("cia_with_cea.json")}, {});
+  found = of_rule(r, "cia-with-backend-kernel");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message.find("34 keys lose the math kernel") != std::string::npos);
+  CHECK(of_rule(r, "autogradother-ambiguity").empty());
+  // §3.2: CIA + CPU -> only AutogradCPU.
+  r = run_check({manifest("cia_with_cpu.json")}, {});
+  found = of_rule(r, "cia-with-backend-kernel");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message.find("1 key loses the math kernel: AutogradCPU") != std::string::npos);
+  CHECK_FALSE(r.has_errors());
+}
+
+TEST_CASE("check: required-key, scope, config and warnings-as-errors") {
+  CheckOptions options;
+  options.require = {"Meta"};
+  CheckResult r = run_check({manifest("cia_with_cpu.json")}, options);
+  CHECK(of_rule(r, "required-key").empty());  // the CIA kernel fills Meta (§2)
+  r = run_check({manifest("dangling_impl.json")}, options);
+  CHECK(of_rule(r, "required-key").size() == 1);
+  options.require = {"AutogradPrivateUse1"};
+  r = run_check({manifest("clean.json")}, options);
+  CHECK(of_rule(r, "required-key").empty());  // the Autograd alias covers it
+  options.require = {"Meat"};
+  CHECK_THROWS_AS(run_check({manifest("clean.json")}, options), InputError);
+
+  options = {};
+  options.op_patterns = {"myops::other*"};
+  r = run_check({manifest("dangling_impl.json")}, options);
+  CHECK(r.findings.empty());
+
+  options = {};
+  options.warnings_as_errors = true;
+  r = run_check({manifest("cia_with_cpu.json")}, options);
+  CHECK(r.has_errors());
+
+  options = read_check_config(
+      R"({"dispatchctl_check": 1, "rules": {"kernel-override": "off", "cia-with-backend-kernel": "note"}})",
+      "dispatchctl.json");
+  r = run_check({manifest("kernel_override_1_13.json")}, options);
+  CHECK(r.findings.empty());
+  r = run_check({manifest("cia_with_cpu.json")}, options);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].severity == Severity::Note);
+  CHECK_THROWS_AS(read_check_config(R"({"dispatchctl_check": 1, "rules": {"kernel-overide": "off"}})", "c.json"),
+                  InputError);
+  CHECK_THROWS_AS(read_check_config(R"({"dispatchctl_check": 1, "rules": {"kernel-override": "loud"}})", "c.json"),
+                  InputError);
+}
+
+TEST_CASE("check: the real registries, in seconds, without false ambiguity errors") {
+  // The real 2.14.1 registry has exactly 9 ambiguous AutogradOther tables,
+  // all CIA + Vulkan (tests/data/torch-2.14.1/computed_tables.txt.gz); 1.13.1 none.
+  CheckResult r = run_check({"builtin:2.14.1"}, {});
+  auto found = of_rule(r, "autogradother-ambiguity");
+  CHECK(found.size() == 9);
+  for (const auto& f : found) CHECK(f.message.find("Vulkan") != std::string::npos);
+  // Every inactive kernel of 2.14.1 is a Meta one: PyTorch 2.x is silent about them.
+  CHECK(of_rule(r, "kernel-override").empty());
+  CHECK(of_rule(r, "load-error").empty());
+  r = run_check({"builtin:1.13.1"}, {});
+  CHECK(of_rule(r, "autogradother-ambiguity").empty());
+  CHECK(of_rule(r, "kernel-override").empty());
+}
+
+TEST_CASE("check: a manifest on top of a real registry is checked alone") {
+  const CheckResult r = run_check({"builtin:2.14.1", manifest("cia_with_cpu.json")}, {});
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].op == "myops::blend");
+  CHECK(r.operators_checked == 1);
+}
