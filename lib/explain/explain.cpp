@@ -6,6 +6,11 @@
 #include "query/predicates.h"
 #include "render/torch_text.h"
 
+#if __has_include("live/live_table.h")
+#include "live/live_table.h"
+#define DISPATCHCTL_LIVE_REPLAY 1
+#endif
+
 namespace dispatchctl {
 
 namespace {
@@ -67,6 +72,14 @@ std::vector<RuleOutcome> rule_outcomes(const Catalogue& cat, const Operator& op,
       o.reason = s.reason;
       o.blockers = s.blockers;
       if (o.status == Status::Blocked) o.reason = blocked_reason(cat, k, s.blockers);
+      if (s.rule == Rule::CompositeImplicitAutograd && o.status == Status::Chosen) {
+        const auto backends = cat.iterate(cat.backend_set_from_autograd(k));
+        o.reason = (backends.empty() ? "no backend kernel can block it here (getBackendKeySetFromAutograd(" +
+                                           cat.name(k) + ") is empty)"
+                                     : "no kernel at " + key_list(cat, backends) + " (the backend keys of " +
+                                           cat.name(k) + ")") +
+                   " and no CompositeExplicitAutograd kernel";
+      }
       if (s.rule == Rule::AmbiguousAutogradOther)
         o.reason = "CompositeImplicitAutograd and kernels on autogradother backends (" +
                    key_list(cat, s.blockers) +
@@ -150,6 +163,25 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
                         " key (hasAny, §3.1)");
 }
 
+// Calls use the live table (§3.3): note a stale row, and list the keys
+// PyTorch's error lists (listAllDispatchKeys reads the live table).
+void add_live(const Registry& registry, const Operator& op, RowExplanation& e, std::vector<Key>& available) {
+#ifdef DISPATCHCTL_LIVE_REPLAY
+  const LiveTable live = replay_live_table(registry, op);
+  available = live.available_keys();
+  if (!live.is_stale(e.key)) return;
+  e.stale = true;
+  e.live = live.live(e.key);
+  const Catalogue& cat = registry.catalogue();
+  e.notes.push_back("stale: PyTorch's live table holds " +
+                    (e.live.valid() ? std::string(e.live.debug()) + " [" + std::string(tag_text(e.live.rule)) + "]"
+                                    : std::string("no kernel")) +
+                    " at " + cat.name(e.key) + ", and a call runs that; " + stale_reason(registry, op, live, e.key));
+#else
+  (void)registry, (void)op, (void)e, (void)available;
+#endif
+}
+
 }  // namespace
 
 std::vector<std::pair<int, Rule>> rule_steps(const Catalogue& cat) {
@@ -188,23 +220,34 @@ std::vector<Key> available_keys(const std::vector<Row>& table) {
 }
 
 std::string missing_row_error(const Registry& registry, const Operator& op, Key k,
-                              const std::vector<Row>& table) {
+                              const std::vector<Row>& table, const std::vector<Key>& available) {
   const Catalogue& cat = registry.catalogue();
-  const std::string list = "[" + key_list(cat, available_keys(table)) + "]";
+  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string.
+  std::string list = "[";
+  list += key_list(cat, available);
+  list += "]";
   std::string out;
   if (k == k_undefined) {
-    out = "There were no tensor arguments to this function (e.g., you passed an empty list of "
-          "Tensors), but no fallback function is registered for schema " + op.name +
-          ".  This usually means that this function requires a non-empty list of Tensors, or that "
-          "you (the operator writer) forgot to register a fallback function.  Available functions "
-          "are " + list + ".";
+    out += "There were no tensor arguments to this function (e.g., you passed an empty list of "
+           "Tensors), but no fallback function is registered for schema ";
+    out += op.name;
+    out += ".  This usually means that this function requires a non-empty list of Tensors, or that "
+           "you (the operator writer) forgot to register a fallback function.  Available functions "
+           "are ";
   } else {
-    out = "Could not run '" + op.name + "' with arguments from the '" + cat.name(k) +
-          "' backend. This could be because the operator doesn't exist for this backend, or was "
-          "omitted during the selective/custom build process (if using custom build). If you are a "
-          "Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
-          "possible resolutions. '" + op.name + "' is only available for these backends: " + list + ".";
+    out += "Could not run '";
+    out += op.name;
+    out += "' with arguments from the '";
+    out += cat.name(k);
+    out += "' backend. This could be because the operator doesn't exist for this backend, or was "
+           "omitted during the selective/custom build process (if using custom build). If you are a "
+           "Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
+           "possible resolutions. '";
+    out += op.name;
+    out += "' is only available for these backends: ";
   }
+  out += list;
+  out += ".";
   out += "\n\n";
   append_torch_table(out, cat, table);
   return out;
@@ -223,13 +266,15 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
       for (size_t i = 1; i < at->newest_first.size(); ++i)
         e.inactive.push_back(&op.registrations[at->newest_first[i]]);
   add_notes(registry, op, e);
-  if (!e.row.valid() || e.raises) {
+  if (!e.row.valid() || e.raises || live_replay_built_in()) {
     const auto table = compute_table(registry, op);
+    std::vector<Key> available = available_keys(table);
+    add_live(registry, op, e, available);
     if (!e.row.valid()) {
-      e.error = missing_row_error(registry, op, k, table);
-      e.available = available_keys(table);
+      e.error = missing_row_error(registry, op, k, table, available);
+      e.available = available;
     }
-    if (with_fixes) e.fixes = find_fixes(registry, op, k, table);
+    if (with_fixes && (!e.row.valid() || e.raises)) e.fixes = find_fixes(registry, op, k, table);
   }
   return e;
 }

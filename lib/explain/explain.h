@@ -46,11 +46,14 @@ struct RowExplanation {
   std::vector<RuleOutcome> rules;
   std::vector<const Kernel*> inactive;  // overridden registrations where the kernel sits
   std::vector<std::string> notes;       // quirks and call-time consequences
+  // PyTorch's live row differs from the recomputed one (§3.3): calls run `live`.
+  bool stale = false;
+  Row live;
   // [quirk] Autograd{HIP,VE,MTIA}: the backend kernel that does not block CIA here (§3.2).
   Key unblocked_backend = k_undefined;
   // Missing (or raising) rows only:
   std::string error;           // the error PyTorch raises at call time (§4.3), missing rows
-  std::vector<Key> available;  // the keys listed in that error
+  std::vector<Key> available;  // the keys listed in that error (valid live rows)
   std::vector<Fix> fixes;
 };
 
@@ -73,9 +76,9 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
 OperatorKeyExplanation explain_operator_key(const Registry& registry, const Operator& op, Key k);
 
 // NotImplementedError text a call raises when it reaches missing row `k` (§4.3):
-// the message, a blank line, then the computed table.
+// the message listing `available`, a blank line, then the computed table.
 std::string missing_row_error(const Registry& registry, const Operator& op, Key k,
-                              const std::vector<Row>& table);
+                              const std::vector<Row>& table, const std::vector<Key>& available);
 // Keys whose row holds a valid kernel, table order, Undefined excluded (listAllDispatchKeys).
 std::vector<Key> available_keys(const std::vector<Row>& table);
 

@@ -7,6 +7,11 @@
 #include "util/errors.h"
 #include "util/suggest.h"
 
+#if __has_include("live/live_table.h")
+#include "live/live_table.h"
+#define DISPATCHCTL_LIVE_REPLAY 1
+#endif
+
 namespace dispatchctl {
 
 namespace {
@@ -29,8 +34,24 @@ Key computed_row_key(const Catalogue& cat, Key k) {
   return k;
 }
 
+Row live_row(const Registry& registry, const Operator& op, Key k) {
+#ifdef DISPATCHCTL_LIVE_REPLAY
+  return replay_live_table(registry, op).live(k);
+#else
+  return compute_row(registry, op, k);
+#endif
+}
+
+bool live_replay_built_in() {
+#ifdef DISPATCHCTL_LIVE_REPLAY
+  return true;
+#else
+  return false;
+#endif
+}
+
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k) {
-  return compute_row(registry, op, computed_row_key(registry.catalogue(), k)).valid();
+  return live_row(registry, op, computed_row_key(registry.catalogue(), k)).valid();
 }
 
 bool row_known_to_raise(const Catalogue& cat, const Row& row) {
@@ -87,14 +108,15 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
     if (std::any_of(q.registered_at.begin(), q.registered_at.end(), [&](Key k) { return !op->has(k); }))
       continue;
     if (std::any_of(q.without.begin(), q.without.end(), [&](Key k) { return op->has(k); })) continue;
-    if (row_mode) {
-      const Row row = compute_row(registry, *op, row_key);
+    if (!q.tags.empty()) {
+      const Rule rule = compute_row(registry, *op, row_key).rule;
+      if (std::find(q.tags.begin(), q.tags.end(), tag_id(rule)) == q.tags.end()) continue;
+    }
+    if (q.computed || q.works || q.fails) {
+      const Row row = live_row(registry, *op, row_key);
       if (q.computed && !row.valid()) continue;
       if (q.works && !row_works(cat, row)) continue;
       if (q.fails && row_works(cat, row)) continue;
-      if (!q.tags.empty() &&
-          std::find(q.tags.begin(), q.tags.end(), tag_id(row.rule)) == q.tags.end())
-        continue;
     }
     out.push_back(op);
   }

@@ -20,8 +20,12 @@ bool has_kernel_for_dispatch_key(const Operator& op, Key k);
 // a building block answers for its CPU instance (Dense ≡ CPU, §1.8); an
 // alias key throws InputError with PyTorch's text.
 Key computed_row_key(const Catalogue& cat, Key k);
-// _dispatch_has_computed_kernel_for_dispatch_key on the computed table: the
-// row holds a valid kernel (fallthrough fallbacks and the ambiguous kernel included).
+// The row a call uses: PyTorch's live table (lib/live replay, §3.3) when
+// it is built in, else the computed row (they differ only for stale rows).
+Row live_row(const Registry& registry, const Operator& op, Key k);
+bool live_replay_built_in();
+// _dispatch_has_computed_kernel_for_dispatch_key: the live row holds a valid
+// kernel (fallthrough fallbacks and the ambiguous kernel included).
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k);
 
 // Rows PyTorch fills with a kernel that raises when called: the ambiguous
@@ -42,9 +46,9 @@ struct Query {
   std::optional<Key> key;  // the key --registered/--computed/--tag/--works/--fails read
   bool registered = false;  // has_kernel_for_dispatch_key(op, key)
   bool computed = false;    // has_computed_kernel_for_dispatch_key(op, key)
-  bool works = false;       // computed row valid and not known to raise
-  bool fails = false;       // computed row missing or known to raise
-  std::vector<std::string> tags;  // tag ids; the row's tag is one of them
+  bool works = false;       // the row a call uses is valid and not known to raise
+  bool fails = false;       // the row a call uses is missing or known to raise
+  std::vector<std::string> tags;  // tag ids; the computed row's tag is one of them
   std::vector<Key> registered_at;  // a registration at exactly each
   std::vector<Key> without;        // no registration at any
   std::vector<std::string> op_patterns;  // names, bare names, globs (any of them)

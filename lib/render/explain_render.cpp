@@ -86,6 +86,8 @@ void append_row_detail(std::string& out, const Registry& registry, const RowExpl
     std::string text = std::to_string(rule.step) + ". " + rule_label(cat, rule.rule) + ": " +
                        std::string(status_text(rule.status));
     if (rule.status == RuleOutcome::Status::NotApplicable) text += " (" + cat.name(r.key) + " is not in its set)";
+    else if (rule.status == RuleOutcome::Status::NoRegistration) text = text.substr(0, text.rfind(": ")) + ": " + rule.reason;
+    else if (rule.status == RuleOutcome::Status::NotReached) text += " (" + rule.reason + ")";
     else text += " - " + rule.reason;
     line(out, text, 2, 7, o.width);
   }
@@ -110,7 +112,7 @@ void append_row_detail(std::string& out, const Registry& registry, const RowExpl
     for (const auto& f : r.fixes)
       if (f.fills) line(out, "- " + fix_text(cat, f), 2, 4, o.width);
     for (const auto& f : r.fixes)
-      if (!f.fills) line(out, "- " + fix_text(cat, f), 2, 4, o.width);
+      if (!f.fills && f.kind == Fix::Kind::Kernel) line(out, "- " + fix_text(cat, f), 2, 4, o.width);
   }
 }
 
@@ -155,7 +157,12 @@ void append_compact(std::string& out, const Registry& registry, const OperatorKe
     out += "  " + std::string(tag_color(row.rule, o.color)) + tag + std::string(color_reset(o.color));
     out.append(tag.size() < 24 ? 25 - tag.size() : 1, ' ');
     out += wrap_words(summarize_keys(cat, g.keys), 27, 27, static_cast<size_t>(o.width)) + "\n";
-    std::string detail = row.valid() ? where_from(cat, row) + ": " + std::string(row.debug()) : "no kernel";
+    std::string detail = !row.valid()                             ? std::string("no kernel")
+                         : row.rule == Rule::Direct                 ? std::string(row.debug())
+                         : row.rule == Rule::BackendFallback        ? "backend fallback: " + std::string(row.debug())
+                         : row.rule == Rule::AmbiguousAutogradOther ? std::string(row.debug())
+                                                                    : "via " + cat.name(row.provider) + ": " +
+                                                                          std::string(row.debug());
     if (g.first->raises) detail += " (a call raises)";
     if (const std::string why = blocked_by(cat, *g.first); !why.empty()) detail += "; " + why;
     line(out, detail, 27, 29, o.width);
@@ -178,6 +185,7 @@ void append_explain_text(std::string& out, const Registry& registry, const Opera
   std::string verdict = e.op->name + " at " + cat.name(r.key) + ": " + std::string(tag_text(r.row.rule));
   if (r.row.fallthrough()) verdict += " (fallthrough)";
   if (r.raises) verdict += " (a call raises)";
+  if (r.stale) verdict += " (stale: a call runs " + std::string(r.live.valid() ? tag_text(r.live.rule) : "nothing") + ")";
   out += std::string(o.color ? "\x1b[1m" : "") + verdict + std::string(color_reset(o.color)) + "\n";
   out += "  " + torch_line(cat, r.row) + "\n";  // PyTorch's words: never wrapped
   if (r.row.valid()) line(out, "from " + where_from(cat, r.row), 2, 4, o.width);
@@ -214,6 +222,7 @@ nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyE
     for (const Kernel* k : r.inactive) inactive.push_back({{"kernel", k->debug}, {"origin", k->origin.to_string()}});
     j["inactive"] = std::move(inactive);
     j["notes"] = r.notes;
+    if (r.stale) j["live"] = row_json(cat, r.live);
     if (!r.row.valid()) {
       j["error"] = r.error;
       j["available"] = key_names(r.available);

@@ -335,3 +335,20 @@ TEST_CASE("has-kernel: PyTorch's answers (§7)") {
   CHECK_THROWS_WITH_AS(has_computed_kernel_for_dispatch_key(*f.registry, op, f.key("CompositeImplicitAutograd")),
                        "Alias keys do not have runtime kernel registrations.", InputError);
 }
+
+TEST_CASE("explain: a stale live row (CIA registered before CEA) is what a call and has_computed see") {
+  // §3.3: CIA then CEA leaves AutogradCPU running the math kernel although the
+  // recomputed row says otherwise; _dispatch_has_computed_kernel reads the live row.
+  Fixture f{foo(k("CompositeImplicitAutograd", "fn_math") + "," + k("CompositeExplicitAutograd", "fn_cea"))};
+  auto e = f.explain("AutogradCPU");
+  CHECK(e.row.rule == Rule::Missing);  // what _dispatch_dump_table shows (no line)
+  if (!live_replay_built_in()) return;
+  CHECK(e.stale);
+  CHECK(e.live.rule == Rule::CompositeImplicitAutograd);
+  CHECK(has_note(e, "stale"));
+  CHECK(has_computed_kernel_for_dispatch_key(*f.registry, f.op(), f.key("AutogradCPU")));
+  // The other order agrees.
+  Fixture g{foo(k("CompositeExplicitAutograd", "fn_cea") + "," + k("CompositeImplicitAutograd", "fn_math"))};
+  CHECK_FALSE(g.explain("AutogradCPU").stale);
+  CHECK_FALSE(has_computed_kernel_for_dispatch_key(*g.registry, g.op(), g.key("AutogradCPU")));
+}
