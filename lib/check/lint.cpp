@@ -66,6 +66,7 @@ void lint_overrides(const Registry& registry, const LintScope& scope, std::vecto
     const Kernel* kernel;
     const Kernel* overridden;
     std::string previous;
+    bool previous_from_dump;
   };
   std::vector<Override> found;
   for (const auto& op : registry.operators()) {
@@ -77,7 +78,8 @@ void lint_overrides(const Registry& registry, const LintScope& scope, std::vecto
       // (Python kernels, fallthroughs) do not.
       if (!signature_fixer && k.unboxed && !k.fallthrough) signature_fixer = &k;
       if (newest[k.key] && !is_silent_override_key(cat, k.key))
-        found.push_back({&op, &k, newest[k.key], signature_fixer ? signature_fixer->debug : "no debug info"});
+        found.push_back({&op, &k, newest[k.key], signature_fixer ? signature_fixer->debug : "no debug info",
+                         signature_fixer && signature_fixer->origin.pointer.empty()});
       newest[k.key] = &k;
     }
   }
@@ -98,6 +100,9 @@ void lint_overrides(const Registry& registry, const LintScope& scope, std::vecto
     std::string message = "the " + cat.name(o.kernel->key) + " kernel of " + op.name +
                           " overrides the one registered at " + o.overridden->origin.to_string() +
                           " (now inactive)";
+    if (o.previous_from_dump)
+      message += "; 'previous kernel' below is the first C++ kernel in dump order: a dump does "
+                 "not record registration order, PyTorch may name another";
     if (spec.override_warning_once && !first)
       message += "; PyTorch " + std::string(spec.version) +
                  " warns only once per process, so it stays silent about this one";

@@ -172,3 +172,27 @@ TEST_CASE("check: a manifest on top of a real registry is checked alone") {
   CHECK(r.findings[0].op == "myops::blend");
   CHECK(r.operators_checked == 1);
 }
+
+TEST_CASE("check: kernel-override on a real registry matches PyTorch 1.13.1's warning text") {
+  // Real PyTorch 1.13.1 (Debian python3-torch), Library("aten", "IMPL").impl("sin", fn, "CPU"):
+  //   Overriding a previously registered kernel for the same operator and the same dispatch key
+  //     operator: aten::sin(Tensor self) -> Tensor
+  //       registered at ./build/aten/src/ATen/RegisterSchema.cpp:6
+  //     dispatch key: CPU
+  //     previous kernel: registered at ./aten/src/ATen/BatchingRegistrations.cpp:1068
+  //          new kernel: registered at /dev/null:2
+  // The dump does not record registration order, so "previous kernel" can differ; the finding says so.
+  const CheckResult r = run_check({"builtin:1.13.1", manifest("sin_override_1_13.json")}, {});
+  auto found = of_rule(r, "kernel-override");
+  REQUIRE(found.size() == 1);
+  const std::string& d = found[0].details;
+  CHECK(d.rfind("Overriding a previously registered kernel for the same operator and the same dispatch key\n"
+                "  operator: aten::sin(Tensor self) -> Tensor\n"
+                "    registered at ./build/aten/src/ATen/RegisterSchema.cpp:6\n"
+                "  dispatch key: CPU\n"
+                "  previous kernel: registered at ",
+                0) == 0);
+  CHECK(d.find("\n       new kernel: registered at /dev/null:2") != std::string::npos);
+  CHECK(found[0].message.find("dump does not record registration order") != std::string::npos);
+  CHECK(r.operators_checked == 1);
+}
