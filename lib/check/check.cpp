@@ -69,6 +69,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
         {"autogradother-ambiguity", lint_ambiguity},
         {"cia-with-backend-kernel", lint_cia_with_backend},
         {"required-key", lint_required_keys},
+        {"stale-live-row", lint_stale_live_rows},
     };
     for (const auto& [rule, lint] : lints)
       if (enabled(options, rule)) lint(registry, scope, findings);

@@ -1,4 +1,5 @@
 #include "check/finding.h"
+#include "check/lint.h"
 
 namespace dispatchctl {
 
@@ -54,7 +55,19 @@ const std::vector<RuleInfo>& check_rules() {
        "With --require KEY (or \"require\" in dispatchctl.json), every operator in scope must get a "
        "kernel from its own registrations at KEY; a backend fallback or nothing does not count."},
   };
-  return rules;
+  static const std::vector<RuleInfo> with_live = [] {
+    std::vector<RuleInfo> all = rules;
+    if (live_rules_available())
+      all.push_back({"stale-live-row", Severity::Warning,
+                     "Registration order leaves live dispatch-table rows stale",
+                     "PyTorch updates its live table incrementally; some orders (CIA before CEA, CIA "
+                     "before a Sparse or building-block kernel) leave rows that calls use but that "
+                     "_dispatch_dump_table no longer shows (§3.3). Register in the other order or add "
+                     "the missing kernel. Operators read from a PyTorch dump are skipped: a dump does "
+                     "not record registration order."});
+    return all;
+  }();
+  return with_live;
 }
 
 const RuleInfo* find_rule(std::string_view id) {

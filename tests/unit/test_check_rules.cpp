@@ -196,3 +196,19 @@ TEST_CASE("check: kernel-override on a real registry matches PyTorch 1.13.1's wa
   CHECK(found[0].message.find("dump does not record registration order") != std::string::npos);
   CHECK(r.operators_checked == 1);
 }
+
+#if __has_include("live/live_table.h")
+TEST_CASE("check: stale-live-row when CIA is registered before CEA, not the other way round") {
+  // §3.3: CIA before CEA -> AutogradCPU keeps running the math kernel although
+  // the recomputed table no longer shows it; CEA before CIA -> both agree.
+  CheckResult r = run_check({manifest("cia_with_cea.json")}, {});
+  auto found = of_rule(r, "stale-live-row");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].details.find("AutogradCPU: runs math kernel mix_math") != std::string::npos);
+  r = run_check({manifest("cea_then_cia.json")}, {});
+  CHECK(of_rule(r, "stale-live-row").empty());
+  CHECK(of_rule(r, "cia-with-backend-kernel").size() == 1);
+  // Dumps record no registration order: the real registries are skipped.
+  CHECK(of_rule(run_check({"builtin:2.14.1"}, {}), "stale-live-row").empty());
+}
+#endif

@@ -1,0 +1,55 @@
+// stale-live-row: rows where the live table (what calls run) differs from
+// the recomputed one (what _dispatch_dump_table prints), §3.3. Uses
+// lib/live's replay when that library is built in.
+#include "check/lint.h"
+
+#if __has_include("live/live_table.h")
+#include <algorithm>
+
+#include "live/live_table.h"
+#include "render/key_summary.h"
+
+namespace dispatchctl {
+
+bool live_rules_available() { return true; }
+
+void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
+  const Catalogue& cat = registry.catalogue();
+  for (const auto& op : registry.operators()) {
+    if (op.registrations.empty() || !scope.contains(op)) continue;
+    // A dump does not record registration order, and the live table depends on it.
+    if (std::any_of(op.registrations.begin(), op.registrations.end(),
+                    [](const Kernel& k) { return k.origin.pointer.empty(); }))
+      continue;
+    const LiveTable live = replay_live_table(registry, op);
+    const std::vector<Key> stale = live.stale_keys();
+    if (stale.empty()) continue;
+    const Kernel* latest = &op.registrations.back();
+    Finding f;
+    f.rule = "stale-live-row";
+    f.op = op.name;
+    f.location = {latest->origin.file, latest->origin.pointer, latest->origin.line, 0};
+    f.message = op.name + ": the registration order leaves " + std::to_string(stale.size()) +
+                (stale.size() == 1 ? " live row" : " live rows") +
+                " stale (calls run another kernel than _dispatch_dump_table shows): " +
+                summarize_keys(cat, stale);
+    for (Key k : stale) {
+      const Row& now = live.live(k);
+      const Row& computed = live.recomputed(k);
+      if (!f.details.empty()) f.details += "\n";
+      f.details += cat.name(k) + ": runs " + std::string(tag_text(now.rule)) + " " +
+                   std::string(now.debug()) + "; table shows " + std::string(tag_text(computed.rule)) +
+                   (computed.valid() ? " " + std::string(computed.debug()) : std::string()) + " — " +
+                   stale_reason(registry, op, live, k);
+    }
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace dispatchctl
+#else
+namespace dispatchctl {
+bool live_rules_available() { return false; }
+void lint_stale_live_rows(const Registry&, const LintScope&, std::vector<Finding>&) {}
+}  // namespace dispatchctl
+#endif
