@@ -37,7 +37,7 @@ struct DiffCommand {
     auto after = load_registry(new_sources);
     const DiffResult result = diff_registries(*before, *after, {ops, keys});
     const DiffRenderOptions options{summary, label(old_sources), label(new_sources)};
-    if (format == "json") write_stdout(diff_json(result, options).dump(2) + "\n");
+    if (format == "json") write_stdout(diff_json_text(result, options));
     else write_stdout(diff_text(result, options));
     return result.empty() ? 0 : 1;
   }

@@ -166,7 +166,7 @@ std::string diff_text(const DiffResult& r, const DiffRenderOptions& options) {
   return out;
 }
 
-nlohmann::ordered_json diff_json(const DiffResult& r, const DiffRenderOptions& options) {
+static nlohmann::ordered_json diff_json_header(const DiffResult& r, const DiffRenderOptions& options) {
   using json = nlohmann::ordered_json;
   const auto c = r.counts();
   json doc;
@@ -189,41 +189,60 @@ nlohmann::ordered_json diff_json(const DiffResult& r, const DiffRenderOptions& o
                          {"kernel", fb.fallback->debug}, {"fallthrough", fb.fallback->fallthrough},
                          {"origin", fb.fallback->origin.to_string()}});
   doc["fallbacks"] = std::move(fallbacks);
-  json operators = json::array();
-  for (const auto& op : r.operators) {
-    json o;
-    o["name"] = op.name;
-    o["change"] = op.change == OperatorDiff::Change::Added     ? "added"
-                  : op.change == OperatorDiff::Change::Removed ? "removed"
-                                                               : "changed";
-    if (op.schema_before || op.schema_after)
-      o["schema"] = {{"before", op.schema_before ? json(*op.schema_before) : json()},
-                     {"after", op.schema_after ? json(*op.schema_after) : json()}};
-    json regs = json::array();
-    for (const auto& reg : op.registrations)
-      regs.push_back({{"change", reg.added ? "added" : "removed"}, {"key", reg.key},
-                      {"kernel", reg.kernel->debug}, {"fallthrough", reg.kernel->fallthrough},
-                      {"origin", reg.kernel->origin.to_string()}});
-    o["registrations"] = std::move(regs);
-    json groups = json::array();
-    for (const auto& g : op.groups) {
-      json keys = json::array();
-      for (size_t i : g.rows) keys.push_back(op.rows[i].key);
-      groups.push_back({{"summary", describe_group(op, g)},
-                        {"before", {{"tag_id", tag_id(g.before_rule)}, {"provider", g.before_provider}}},
-                        {"after", {{"tag_id", tag_id(g.after_rule)}, {"provider", g.after_provider}}},
-                        {"keys", std::move(keys)}});
-    }
-    o["groups"] = std::move(groups);
-    json rows = json::array();
-    for (const auto& row : op.rows)
-      rows.push_back({{"key", row.key}, {"before", side_json(r, true, row.before)},
-                      {"after", side_json(r, false, row.after)}});
-    o["rows"] = std::move(rows);
-    operators.push_back(std::move(o));
-  }
-  doc["operators"] = std::move(operators);
   return doc;
+}
+
+static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorDiff& op) {
+  using json = nlohmann::ordered_json;
+  json o;
+  o["name"] = op.name;
+  o["change"] = op.change == OperatorDiff::Change::Added     ? "added"
+                : op.change == OperatorDiff::Change::Removed ? "removed"
+                                                             : "changed";
+  if (op.schema_before || op.schema_after)
+    o["schema"] = {{"before", op.schema_before ? json(*op.schema_before) : json()},
+                   {"after", op.schema_after ? json(*op.schema_after) : json()}};
+  json regs = json::array();
+  for (const auto& reg : op.registrations)
+    regs.push_back({{"change", reg.added ? "added" : "removed"}, {"key", reg.key},
+                    {"kernel", reg.kernel->debug}, {"fallthrough", reg.kernel->fallthrough},
+                    {"origin", reg.kernel->origin.to_string()}});
+  o["registrations"] = std::move(regs);
+  json groups = json::array();
+  for (const auto& g : op.groups) {
+    json keys = json::array();
+    for (size_t i : g.rows) keys.push_back(op.rows[i].key);
+    groups.push_back({{"summary", describe_group(op, g)},
+                      {"before", {{"tag_id", tag_id(g.before_rule)}, {"provider", g.before_provider}}},
+                      {"after", {{"tag_id", tag_id(g.after_rule)}, {"provider", g.after_provider}}},
+                      {"keys", std::move(keys)}});
+  }
+  o["groups"] = std::move(groups);
+  json rows = json::array();
+  for (const auto& row : op.rows)
+    rows.push_back({{"key", row.key}, {"before", side_json(r, true, row.before)},
+                    {"after", side_json(r, false, row.after)}});
+  o["rows"] = std::move(rows);
+  return o;
+}
+
+nlohmann::ordered_json diff_json(const DiffResult& r, const DiffRenderOptions& options) {
+  nlohmann::ordered_json doc = diff_json_header(r, options);
+  doc["operators"] = nlohmann::ordered_json::array();
+  for (const auto& op : r.operators) doc["operators"].push_back(operator_json(r, op));
+  return doc;
+}
+
+std::string diff_json_text(const DiffResult& r, const DiffRenderOptions& options) {
+  // One operator per line, built and dropped one at a time: a diff of two
+  // full registries has ~350,000 rows.
+  std::string out = diff_json_header(r, options).dump(2);
+  out.erase(out.size() - 2);  // "\n}"
+  out += ",\n  \"operators\": [";
+  for (size_t i = 0; i < r.operators.size(); ++i)
+    out += std::string(i ? "," : "") + "\n    " + operator_json(r, r.operators[i]).dump();
+  out += r.operators.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return out;
 }
 
 }  // namespace dispatchctl

@@ -21,5 +21,7 @@ struct DiffRenderOptions {
 std::string describe_group(const OperatorDiff& op, const ChangeGroup& group);
 std::string diff_text(const DiffResult& result, const DiffRenderOptions& options);
 nlohmann::ordered_json diff_json(const DiffResult& result, const DiffRenderOptions& options);
+// The same document as text, one operator per line (fast on full registries).
+std::string diff_json_text(const DiffResult& result, const DiffRenderOptions& options);
 
 }  // namespace dispatchctl
