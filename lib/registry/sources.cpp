@@ -23,6 +23,36 @@ void require_same_release(const Registry& registry, const std::string& version,
                      "' of the manifests loaded before; load manifests of one release");
 }
 
+// PyTorch prints UTF-8 text. Binary junk (NUL bytes, invalid UTF-8) would
+// otherwise pass the line parser inside debug strings and then make
+// write_manifest throw nlohmann's type_error 316 and abort `import`
+// (tests/bad_input: invalid_utf8_dump.txt, nul_in_dump.txt).
+void require_utf8_text(std::string_view text, const std::string& source) {
+  int line = 1;
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') ++line;
+    if (c == 0)
+      throw InputError(source + ":" + std::to_string(line) + ": NUL byte; expected _dispatch_dump text");
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    bool ok = n != 0 && i + n <= text.size();
+    for (size_t j = 1; ok && j < n; ++j) ok = (static_cast<unsigned char>(text[i + j]) & 0xC0) == 0x80;
+    if (ok && n >= 3) {  // no overlong forms, surrogates or code points above U+10FFFF
+      const auto c1 = static_cast<unsigned char>(text[i + 1]);
+      ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 > 0x9F) && !(c == 0xF0 && c1 < 0x90) &&
+           !(c == 0xF4 && c1 > 0x8F);
+    }
+    if (!ok)
+      throw InputError(source + ":" + std::to_string(line) +
+                       ": invalid UTF-8; expected _dispatch_dump text");
+    i += n;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
@@ -32,6 +62,7 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
                                             const std::string& fallbacks_source) {
   auto registry = std::make_unique<Registry>(catalogue_for(torch_version, state_source));
   registry->torch_version = torch_version;
+  require_utf8_text(state_text, state_source);
   if (!fallbacks_text.empty()) import_torch_fallbacks(*registry, fallbacks_text, fallbacks_source);
   import_torch_state(*registry, state_text, state_source);
   registry->sources.push_back(state_source);

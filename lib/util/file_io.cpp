@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -26,9 +27,19 @@ std::string gunzip(std::string_view data, const std::string& name) {
   stream.avail_in = static_cast<uInt>(data.size());
   std::string out;
   out.resize(std::max<size_t>(data.size() * 8, 1 << 16));
+  // A gzip bomb (a few MB that inflate to many GB) must fail, not exhaust
+  // memory: refuse to inflate past 512 MiB (the real registries are ~10 MB).
+  constexpr size_t k_max_inflated = size_t{1} << 29;
+  out.resize(std::min(out.size(), k_max_inflated + 1));
   int status = Z_OK;
   while (status != Z_STREAM_END) {
-    if (stream.total_out >= out.size()) out.resize(out.size() * 2);
+    if (stream.total_out >= out.size()) {
+      if (out.size() > k_max_inflated) {
+        inflateEnd(&stream);
+        throw InputError(name + ": gzip data inflates to more than 512 MiB; refusing it (a gzip bomb?)");
+      }
+      out.resize(std::min(out.size() * 2, k_max_inflated + 1));
+    }
     stream.next_out = reinterpret_cast<Bytef*>(out.data() + stream.total_out);
     stream.avail_out = static_cast<uInt>(out.size() - stream.total_out);
     status = inflate(&stream, Z_NO_FLUSH);

@@ -23,6 +23,14 @@ nlohmann::ordered_json parse_json_or_throw(std::string_view text, const std::str
   using json = nlohmann::ordered_json;
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InputError(source + ": empty file; expected a JSON document");
+  // nlohmann's lexer takes a NUL byte for the end of input, so
+  // `{...}<NUL>garbage` would load without a word (found by tests/bad_input).
+  // JSON text never holds a raw NUL (strings must escape it as \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    auto [line, column] = line_and_column(text, nul);
+    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                     ": invalid JSON: NUL byte; JSON text cannot contain one");
+  }
   // Depth limit: nlohmann recurses per nesting level; bound it so hostile
   // input cannot exhaust the stack.
   constexpr int k_max_depth = 256;
@@ -51,6 +59,12 @@ nlohmann::ordered_json parse_json_or_throw(std::string_view text, const std::str
     if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
     throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
                      ": invalid JSON: " + what);
+  } catch (const json::out_of_range& e) {
+    // A number literal nlohmann cannot hold (1e400) throws out_of_range, not
+    // parse_error, and carries no position (tests/bad_input: format_1e400.json).
+    std::string what = e.what();
+    if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    throw InputError(source + ": invalid JSON: " + what + "; use a smaller number");
   }
 }
 
