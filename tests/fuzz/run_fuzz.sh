@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Bounded libFuzzer run over every target (what CI runs with
+# `tools/bootstrap --fuzz`): builds with clang + ASan/UBSan in its own build
+# directory, then fuzzes each target for FUZZ_TIME seconds (op_select for
+# half of it), starting from a copy of tests/fuzz/corpus/TARGET.
+#
+#   tests/fuzz/run_fuzz.sh                  # build-fuzz/, 60 s per target
+#   FUZZ_TIME=600 tests/fuzz/run_fuzz.sh    # longer
+#   BUILD_DIR=/tmp/bf tests/fuzz/run_fuzz.sh manifest   # one target
+#
+# A crash leaves its input in BUILD_DIR/crashes/TARGET/ and fails the run:
+# add the input to tests/fuzz/regressions/TARGET/ (replayed by ctest as
+# fuzz_replay_TARGET) and fix the bug.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build_dir=${BUILD_DIR:-build-fuzz}
+fuzz_time=${FUZZ_TIME:-60}
+targets=("$@")
+[ "${#targets[@]}" -gt 0 ] || targets=(manifest torch_dump op_select)
+
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link \
+  -DDISPATCHCTL_FUZZ=ON -DDISPATCHCTL_SANITIZE=ON >/dev/null
+cmake --build "$build_dir" -j"${JOBS:-2}" --target "${targets[@]/#/fuzz_}"
+
+failed=()
+for t in "${targets[@]}"; do
+  seconds=$fuzz_time
+  [ "$t" = op_select ] && seconds=$(( (fuzz_time + 1) / 2 ))
+  work="$build_dir/fuzz-corpus/$t" crashes="$build_dir/crashes/$t"
+  mkdir -p "$work" "$crashes"
+  log="$build_dir/fuzz-$t.log"
+  echo "fuzz: $t for ${seconds}s (log: $log)"
+  if ASAN_OPTIONS=detect_leaks=1 "$build_dir/tests/fuzz/fuzz_$t" \
+       -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
+       -artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+    echo "fuzz: $t ok: $runs executions, $cov"
+  else
+    echo "fuzz: $t FAILED; input in $crashes/:" >&2
+    grep -E 'ERROR|SUMMARY|terminate|what\(\)' "$log" | head -5 >&2 || true
+    ls "$crashes" >&2
+    failed+=("$t")
+  fi
+done
+[ "${#failed[@]}" = 0 ] || { echo "fuzz: crashes in ${failed[*]}" >&2; exit 1; }

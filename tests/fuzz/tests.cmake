@@ -1,0 +1,13 @@
+# Replays the fuzz seed corpora and every crash the fuzzers found
+# (tests/fuzz/regressions/TARGET/) through the fuzz targets, with a plain
+# main instead of libFuzzer: runs in every build, sanitizers included.
+foreach(target manifest torch_dump op_select)
+  add_executable(fuzz_replay_${target} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${target}.cpp
+                                       ${CMAKE_CURRENT_LIST_DIR}/replay_main.cpp)
+  target_link_libraries(fuzz_replay_${target} PRIVATE dispatchctl_lib)
+  set(dirs ${CMAKE_CURRENT_LIST_DIR}/corpus/${target})
+  if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/regressions/${target})
+    list(APPEND dirs ${CMAKE_CURRENT_LIST_DIR}/regressions/${target})
+  endif()
+  add_test(NAME fuzz_replay_${target} COMMAND fuzz_replay_${target} ${dirs})
+endforeach()
