@@ -1,5 +1,7 @@
 // dispatchctl show OP...: the computed dispatch table of operators.
 #include "common.h"
+#include "live/live_table.h"
+#include "render/live_render.h"
 #include "query/op_select.h"
 #include "render/show_render.h"
 #include "render/torch_text.h"
@@ -12,6 +14,14 @@ struct ShowCommand {
   std::vector<std::string> ops;
   std::string format;
   bool all_keys = false;
+  bool live = false;
+
+  // --live: the rows PyTorch's incremental updates leave (§3.3), else the recomputed table.
+  std::vector<Row> table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt) const {
+    if (!live) return compute_table(reg, op);
+    lt = replay_live_table(reg, op);
+    return lt->rows;
+  }
 
   int run() const {
     auto [reg, selected] = load_and_select(registry.manifests, ops);
@@ -22,19 +32,28 @@ struct ShowCommand {
       nlohmann::ordered_json doc;
       doc["torch_version"] = reg->torch_version;
       doc["operators"] = nlohmann::ordered_json::array();
-      for (const Operator* op : selected)
-        doc["operators"].push_back(show_json(*reg, *op, compute_table(*reg, *op), {all_keys, false}));
+      for (const Operator* op : selected) {
+        std::optional<LiveTable> lt;
+        auto j = show_json(*reg, *op, table_of(*reg, *op, lt), {all_keys, false});
+        if (lt) annotate_live_json(j, *reg, *op, *lt);
+        doc["operators"].push_back(std::move(j));
+      }
       out = doc.dump(2) + "\n";
     } else {
       const ShowOptions options{all_keys, stdout_is_color_terminal()};
       for (const Operator* op : selected) {
         if (format == "text") {
           if (&op != &selected.front()) out += '\n';
-          append_show_text(out, *reg, *op, compute_table(*reg, *op), options);
+          std::optional<LiveTable> lt;
+          append_show_text(out, *reg, *op, table_of(*reg, *op, lt), options);
+          if (lt) append_stale_text(out, *reg, *op, *lt, options.color);
           continue;
         }
         if (blocks) out += "=== " + op->name + "\n";
-        if (format == "torch-table") append_torch_table(out, cat, compute_table(*reg, *op));
+        if (format == "torch-table") {
+          std::optional<LiveTable> lt;
+          append_torch_table(out, cat, table_of(*reg, *op, lt));
+        }
         else append_torch_state(out, cat, *op);
         // Flush large outputs in pieces to bound memory.
         if (out.size() > (1 << 20)) {
@@ -64,6 +83,9 @@ void setup_show(CLI::App& app, int& exit_code) {
   sub->add_option("OP", command->ops, "Operators: name, bare name or glob")->required();
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json", "torch-table", "torch-state"});
+  sub->add_flag("--live", command->live,
+                 "Show the live table: replay registrations in order as PyTorch updates it and "
+                 "mark stale rows (live != recomputed); torch-table then prints the live rows");
   sub->add_flag("--all-keys", command->all_keys, "Also list missing rows (keys without a kernel)");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }

@@ -1,8 +1,96 @@
-// dispatchctl trace: not built yet (placeholder so main.cpp links).
+// dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
 #include "common.h"
+#include "query/op_select.h"
+#include "render/trace_render.h"
+#include "trace/trace.h"
+#include "util/errors.h"
 
 namespace dispatchctl::cli {
 
-void setup_trace(CLI::App&, int&) {}
+namespace {
+
+constexpr const char* k_footer = R"(Examples:
+  dispatchctl trace aten::add.Tensor --tensor cpu:requires_grad --tensor cpu
+  dispatchctl trace aten::add.Tensor --tensor cpu:inference --inference-mode
+  dispatchctl trace aten::matmul --tensor cpu --tensor cpu --autocast cpu
+  dispatchctl trace aten::add.Tensor --tensor meta --format json
+  dispatchctl trace aten::add.Tensor --keyset CPU,Functionalize,AutogradCPU
+  dispatchctl trace my::op -m builtin:2.14.1 -m my_backend.json --tensor privateuse1
+
+Presets (--tensor, in argument order; the release's real key sets): cpu, meta,
+cuda, xla, mps, privateuse1, sparse_cpu, sparse_csr_cpu, quantized_cpu,
+mkldnn_cpu, nested_cpu. Modifiers: :conj, :neg, :zerotensor, :inference (made
+in inference mode), :requires_grad (changes no key set), e.g. cpu:conj.
+
+The trace follows the LIVE table (registrations replayed in order, see
+'show --live'); a hop whose live row differs from _dispatch_dump_table says so.
+
+What each kernel does is modelled from PyTorch's conventions, since kernels
+are opaque: backend rows (CPU, SparseCPU, NestedTensorCPU, ...) and composite
+kernels return; autograd kernels and the autograd fallback redispatch with
+ks & after_autograd_keyset; ADInplaceOrView with after_ADInplaceOrView_keyset;
+the Conjugate/Negative/ZeroTensor fallbacks resolve their bit on the inputs
+and redispatch with FULL_AFTER(key) (their per-op kernels return); Tracer and
+PythonTLSSnapshot redispatch with FULL_AFTER(key); Functionalize and Autocast
+kernels call the operator again from the top with their key excluded from TLS;
+BackendSelect kernels pick the call's highest backend (else CPU, dense); the
+Meta fallback raises; Python, PythonDispatcher, PreDispatch and functorch keys
+hand off to code not modelled (the trace stops there, exit 0).
+
+Exit status: 0 the call completes (or is handed off), 1 PyTorch would raise
+(the error text is printed), 2 usage or input errors.)";
+
+struct TraceCommand {
+  RegistryOptions registry;
+  std::string op;
+  CallOptions call;
+  std::string format;
+
+  int run() const {
+    auto reg = open_registry(registry);
+    const auto selected = select_operators(*reg, {op});
+    if (selected.size() != 1)
+      throw InputError("trace: '" + op + "' names " + std::to_string(selected.size()) +
+                       " operators; name one overload, e.g. '" + selected.front()->name + "'");
+    const Operator& target = *selected.front();
+    const CallSetup setup = make_call_setup(reg->catalogue(), call);
+    const Trace trace = trace_call(*reg, target, setup);
+    TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps};
+    std::string out;
+    if (format == "json") out = trace_json(*reg, trace, options).dump(2) + "\n";
+    else append_trace_text(out, *reg, trace, options);
+    write_stdout(out);
+    return trace.outcome == Trace::Outcome::Raised ? 1 : 0;
+  }
+};
+
+}  // namespace
+
+void setup_trace(CLI::App& app, int& exit_code) {
+  auto command = std::make_shared<TraceCommand>();
+  CLI::App* sub = app.add_subcommand(
+      "trace", "Simulate a call: its key set and every kernel that runs, in order, until it returns or raises");
+  sub->footer(k_footer);
+  sub->add_option("OP", command->op, "Operator overload, e.g. aten::add.Tensor")->required();
+  add_registry_options(sub, command->registry);
+  sub->add_option("-t,--tensor", command->call.tensors,
+                  "A tensor argument: PRESET[:MODIFIER...] (repeatable, argument order)")
+      ->type_name("PRESET");
+  sub->add_option("--keyset", command->call.keysets,
+                  "A tensor argument given by its keys, K1,K2,... (repeatable)")
+      ->type_name("K1,K2");
+  sub->add_option("--autocast", command->call.autocast,
+                  "Inside torch.autocast(DEVICE): its Autocast key leaves TLS excluded (repeatable)")
+      ->type_name("DEVICE");
+  sub->add_flag("--inference-mode", command->call.inference_mode, "Inside torch.inference_mode()");
+  sub->add_flag("--no-grad", command->call.no_grad,
+                "Inside torch.no_grad() (GradMode only; no key set changes)");
+  sub->add_option("--tls-include", command->call.tls_include, "Add K to TLS included (repeatable)")
+      ->type_name("K");
+  sub->add_option("--tls-exclude", command->call.tls_exclude, "Add K to TLS excluded (repeatable)")
+      ->type_name("K");
+  add_format_option(sub, command->format, {"text", "json"});
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
 
 }  // namespace dispatchctl::cli

@@ -1,0 +1,196 @@
+#include "render/trace_render.h"
+
+#include "render/key_summary.h"
+#include "render/show_render.h"
+
+namespace dispatchctl {
+
+namespace {
+
+constexpr size_t k_width = 100;
+
+nlohmann::ordered_json key_list(const Catalogue& cat, KeySet s) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (Key k : cat.iterate(s)) j.push_back(cat.name(k));
+  return j;
+}
+
+std::string source_words(const Catalogue& cat, const Row& row) {
+  switch (row.rule) {
+    case Rule::BackendFallback: return "backend fallback";
+    case Rule::Direct: return "registered kernel";
+    case Rule::AmbiguousAutogradOther: return "ambiguous kernel";
+    case Rule::Missing: return "no kernel";
+    default: return "registered kernel via " + cat.name(row.provider);
+  }
+}
+
+std::string row_words(const Row& row) {
+  if (!row.valid()) return "(missing)";
+  return std::string(row.fallthrough() ? "fallthrough " : "") + std::string(row.debug()) + " [" +
+         std::string(tag_text(row.rule)) + "]";
+}
+
+void line(std::string& out, const std::string& label, const std::string& value) {
+  std::string text = "  " + label;
+  if (text.size() < 26) text.append(26 - text.size(), ' ');
+  else text += ' ';
+  out += wrap_words(text + value, 0, 26, k_width) + "\n";
+}
+
+void indent_block(std::string& out, const std::string& text, const std::string& pad) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    out += pad + text.substr(pos, end - pos) + "\n";
+    pos = end + 1;
+  }
+}
+
+}  // namespace
+
+std::string_view outcome_id(Trace::Outcome outcome) {
+  switch (outcome) {
+    case Trace::Outcome::Completed: return "completed";
+    case Trace::Outcome::Raised: return "raised";
+    case Trace::Outcome::Handoff: return "handoff";
+  }
+  return "completed";
+}
+
+std::string describe_mask(const Catalogue& cat, KeySet mask) {
+  for (Key f = 1; f < cat.key_count(); ++f)
+    if (cat.kind(f) != KeyKind::PerBackendRuntime && cat.kind(f) != KeyKind::Alias &&
+        cat.kind(f) != KeyKind::Placeholder && cat.functionality_of(f) == f && cat.full_after(f) == mask)
+      return "FULL_AFTER(" + cat.name(f) + ")";
+  return cat.format(mask);
+}
+
+void append_trace_text(std::string& out, const Registry& registry, const Trace& trace,
+                       const TraceRenderOptions& options) {
+  const Catalogue& cat = registry.catalogue();
+  const bool color = options.color;
+  out += (color ? "\x1b[1m" + trace.op + "\x1b[0m" : trace.op) + "  (PyTorch " +
+         std::string(cat.version()) + ", live table)\n";
+  for (size_t c = 0; c < trace.calls.size(); ++c) {
+    const KeySetComputation& call = trace.calls[c];
+    out += "\nkey set of " + call.reason + " (§5.1):\n";
+    if (c == 0)
+      for (const auto& step : options.tls_steps) line(out, "TLS", step);
+    for (size_t i = 0; i < call.arguments.size(); ++i)
+      line(out, "argument " + std::to_string(i) + " " + call.arguments[i].spec,
+           cat.format(call.arguments[i].keys));
+    if (call.arguments.empty()) line(out, "arguments", "no tensor arguments");
+    line(out, "union", cat.format(call.tensor_union));
+    line(out, "| TLS included", cat.format(call.tls_included));
+    line(out, "- TLS excluded", cat.format(call.tls_excluded));
+    line(out, "= after TLS", cat.format(call.after_tls));
+    const std::string backend =
+        call.mask_backend == 0 ? "no backend bit: CPU's" : std::string(cat.spec().backends[call.mask_backend - 1]);
+    line(out, "& fallthrough mask", "(" + backend + ") removes " +
+                                        cat.format(cat.minus(call.after_tls, call.dispatch)));
+    line(out, "= dispatch key set", cat.format(call.dispatch));
+    line(out, "highest-priority key", cat.name(trace.hops.empty() ? call.highest : call.highest));
+  }
+  out += "\nhops:\n";
+  int number = 0;
+  int current_call = 0;
+  for (const Hop& hop : trace.hops) {
+    if (hop.call != current_call) {
+      current_call = hop.call;
+      out += "  -- " + trace.calls[static_cast<size_t>(hop.call)].reason + "\n";
+    }
+    ++number;
+    out += "  " + std::to_string(number) + ". ";
+    out += tag_color(hop.row.rule, color);
+    out += cat.name(hop.row.key);
+    out += color_reset(color);
+    out += ": " + row_words(hop.row) + "\n";
+    out += wrap_words("       " + source_words(cat, hop.row) + "; receives " + cat.format(hop.received), 0, 7,
+                      k_width) + "\n";
+    out += wrap_words("       " + hop.does, 0, 7, k_width) + "\n";
+    if (hop.action == HopAction::Redispatch)
+      out += "       -> redispatch with " + describe_mask(cat, hop.mask) + ": " + cat.format(hop.next) + "\n";
+    if (hop.stale) {
+      out += wrap_words("       STALE: _dispatch_dump_table shows " + row_words(hop.computed) + "; " +
+                            hop.stale_reason, 0, 14, k_width) + "\n";
+    }
+    if (hop.action == HopAction::Raise) {
+      out += "       raises " + hop.error_type + ":\n";
+      indent_block(out, hop.error, "         ");
+    }
+  }
+  out += "\nresult: ";
+  switch (trace.outcome) {
+    case Trace::Outcome::Completed: out += "completed"; break;
+    case Trace::Outcome::Raised: out += "PyTorch raises " + trace.hops.back().error_type; break;
+    case Trace::Outcome::Handoff: out += "handed off (not modelled further)"; break;
+  }
+  out += " after " + std::to_string(trace.hops.size()) + " hop" + (trace.hops.size() == 1 ? "" : "s");
+  if (!trace.stale_keys.empty())
+    out += "; the live table has " + std::to_string(trace.stale_keys.size()) +
+           " stale row(s) (dispatchctl show " + trace.op + " --live)";
+  out += "\n";
+}
+
+nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
+                                  const TraceRenderOptions& options) {
+  const Catalogue& cat = registry.catalogue();
+  nlohmann::ordered_json j;
+  j["operator"] = trace.op;
+  j["torch_version"] = registry.torch_version;
+  j["tls_steps"] = options.tls_steps;
+  j["calls"] = nlohmann::ordered_json::array();
+  for (const auto& call : trace.calls) {
+    nlohmann::ordered_json c;
+    c["reason"] = call.reason;
+    c["arguments"] = nlohmann::ordered_json::array();
+    for (const auto& a : call.arguments) c["arguments"].push_back({{"spec", a.spec}, {"keys", key_list(cat, a.keys)}});
+    c["tensor_union"] = key_list(cat, call.tensor_union);
+    c["tls_included"] = key_list(cat, call.tls_included);
+    c["tls_excluded"] = key_list(cat, call.tls_excluded);
+    c["after_tls"] = key_list(cat, call.after_tls);
+    c["fallthrough_mask_backend"] =
+        call.mask_backend == 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(cat.spec().backends[call.mask_backend - 1]);
+    c["masked_out"] = key_list(cat, cat.minus(call.after_tls, call.dispatch));
+    c["dispatch"] = key_list(cat, call.dispatch);
+    c["highest"] = cat.name(call.highest);
+    j["calls"].push_back(std::move(c));
+  }
+  j["hops"] = nlohmann::ordered_json::array();
+  for (const Hop& hop : trace.hops) {
+    nlohmann::ordered_json h = row_json(cat, hop.row);
+    h.erase("key");
+    nlohmann::ordered_json o;
+    o["row"] = cat.name(hop.row.key);
+    o["call"] = hop.call;
+    for (auto& [k, v] : h.items()) o[k] = v;
+    o["received"] = key_list(cat, hop.received);
+    o["action"] = action_id(hop.action);
+    o["does"] = hop.does;
+    if (hop.action == HopAction::Redispatch) {
+      o["mask"] = describe_mask(cat, hop.mask);
+      o["next"] = key_list(cat, hop.next);
+    }
+    if (hop.resolves != k_undefined) o["resolves"] = cat.name(hop.resolves);
+    if (hop.excludes != k_undefined) o["excludes"] = cat.name(hop.excludes);
+    o["stale"] = hop.stale;
+    if (hop.stale) {
+      o["computed"] = row_json(cat, hop.computed);
+      o["stale_reason"] = hop.stale_reason;
+    }
+    if (hop.action == HopAction::Raise) {
+      o["error_type"] = hop.error_type;
+      o["error"] = hop.error;
+    }
+    j["hops"].push_back(std::move(o));
+  }
+  j["outcome"] = outcome_id(trace.outcome);
+  nlohmann::ordered_json stale = nlohmann::ordered_json::array();
+  for (Key k : trace.stale_keys) stale.push_back(cat.name(k));
+  j["stale_rows"] = std::move(stale);
+  return j;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,156 @@
+#include "trace/call_input.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "registry/key_lookup.h"
+#include "util/errors.h"
+#include "util/suggest.h"
+
+namespace dispatchctl {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string_view> views(const std::vector<std::string>& words) {
+  return {words.begin(), words.end()};
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (true) {
+    const size_t end = text.find(sep, pos);
+    out.push_back(text.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+    if (end == std::string::npos) return out;
+    pos = end + 1;
+  }
+}
+
+KeySet set_of_names(const Catalogue& cat, const std::vector<std::string_view>& names) {
+  KeySet s;
+  for (auto n : names) s = s | cat.bit(require_key(cat, n, "release table"));
+  return s;
+}
+
+TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
+  const auto parts = split(spec, ':');
+  const auto& presets = cat.spec().tensor_presets;
+  const std::string where = "--tensor " + spec;
+  auto it = std::find_if(presets.begin(), presets.end(),
+                         [&](const auto& p) { return p.first == lower(parts[0]); });
+  if (it == presets.end())
+    throw InputError(where + ": unknown tensor preset '" + parts[0] + "'" +
+                     did_you_mean(lower(parts[0]), views(tensor_preset_names(cat))) +
+                     "; presets: " + [&] {
+                       std::string all;
+                       for (const auto& n : tensor_preset_names(cat)) all += (all.empty() ? "" : ", ") + n;
+                       return all;
+                     }() + " (or give --keyset K1,K2)");
+  KeySet keys = set_of_names(cat, it->second);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const std::string m = lower(parts[i]);
+    if (m == "requires_grad") continue;  // changes no key set (§5.3)
+    if (m == "inference") {
+      keys = cat.minus(keys, set_of_names(cat, cat.spec().inference_tensor_removed));
+      continue;
+    }
+    const auto& mods = cat.spec().tensor_modifier_keys;
+    auto mit = std::find_if(mods.begin(), mods.end(), [&](const auto& p) { return p.first == m; });
+    if (mit == mods.end())
+      throw InputError(where + ": unknown modifier '" + parts[i] + "'" +
+                       did_you_mean(m, views(tensor_modifier_names(cat))) +
+                       "; modifiers: conj, neg, zerotensor, inference, requires_grad");
+    keys = keys | cat.bit(require_key(cat, mit->second, "release table"));
+  }
+  return {spec, keys};
+}
+
+TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {
+  KeySet keys;
+  for (const auto& name : split(list, ',')) {
+    if (name.empty()) continue;
+    const Key k = require_key(cat, name, "--keyset " + list);
+    if (cat.is_alias(k))
+      throw InputError("--keyset " + list + ": '" + name +
+                       "' is an alias key; tensors carry runtime keys such as 'CPU' or 'AutogradCPU'");
+    keys = keys | cat.bit(k);
+  }
+  return {"--keyset " + list, keys};
+}
+
+}  // namespace
+
+std::vector<std::string> tensor_preset_names(const Catalogue& cat) {
+  std::vector<std::string> out;
+  for (const auto& p : cat.spec().tensor_presets) out.emplace_back(p.first);
+  return out;
+}
+
+std::vector<std::string> tensor_modifier_names(const Catalogue& cat) {
+  std::vector<std::string> out;
+  for (const auto& p : cat.spec().tensor_modifier_keys) out.emplace_back(p.first);
+  out.emplace_back("inference");
+  out.emplace_back("requires_grad");
+  return out;
+}
+
+CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
+  const ReleaseSpec& spec = cat.spec();
+  CallSetup setup;
+  for (const auto& t : options.tensors) setup.arguments.push_back(preset_tensor(cat, t));
+  for (const auto& k : options.keysets) setup.arguments.push_back(keyset_tensor(cat, k));
+
+  setup.tls_included = set_of_names(cat, spec.default_tls_included);
+  setup.tls_excluded = set_of_names(cat, spec.default_tls_excluded);
+  setup.tls_steps.push_back("default: included " + cat.format(setup.tls_included) + ", excluded " +
+                            cat.format(setup.tls_excluded));
+  if (options.inference_mode) {
+    setup.tls_included = cat.minus(setup.tls_included, set_of_names(cat, spec.inference_mode_tls_unincluded));
+    setup.tls_excluded = setup.tls_excluded | set_of_names(cat, spec.inference_mode_tls_excluded);
+    setup.tls_steps.push_back("torch.inference_mode(): ADInplaceOrView leaves included; the autograd "
+                              "keys join excluded");
+  }
+  for (const auto& device : options.autocast) {
+    const auto& table = spec.autocast_key_of_backend;
+    auto it = std::find_if(table.begin(), table.end(),
+                           [&](const auto& p) { return lower(p.first) == lower(device); });
+    if (it == table.end()) {
+      std::vector<std::string> devices;
+      for (const auto& p : table) devices.push_back(lower(p.first));
+      throw InputError("--autocast " + device + ": PyTorch " + std::string(cat.version()) +
+                       " has no Autocast key for this device" + did_you_mean(lower(device), views(devices)) +
+                       "; devices with one: " + [&] {
+                         std::string all;
+                         for (const auto& d : devices) all += (all.empty() ? "" : ", ") + d;
+                         return all;
+                       }());
+    }
+    const Key k = require_key(cat, it->second, "release table");
+    setup.tls_excluded = cat.minus(setup.tls_excluded, cat.bit(k));
+    setup.tls_steps.push_back("torch.autocast(\"" + lower(device) + "\"): " + cat.name(k) +
+                              " leaves excluded");
+  }
+  for (const auto& name : options.tls_include) {
+    const Key k = require_key(cat, name, "--tls-include");
+    setup.tls_included = setup.tls_included | cat.bit(k);
+    setup.tls_steps.push_back("--tls-include " + name);
+  }
+  for (const auto& name : options.tls_exclude) {
+    const Key k = require_key(cat, name, "--tls-exclude");
+    setup.tls_excluded = setup.tls_excluded | cat.bit(k);
+    setup.tls_steps.push_back("--tls-exclude " + name);
+  }
+  if (options.no_grad) {
+    setup.grad_mode = false;
+    setup.tls_steps.push_back("torch.no_grad(): GradMode off (no dispatch-key change)");
+  }
+  return setup;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,41 @@
+// The inputs of a simulated call (dispatch-semantics.md §5.1, §5.3): the
+// key sets of its tensor arguments and the thread-local include/exclude
+// sets, built from presets and options with the release's data.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "keys/catalogue.h"
+
+namespace dispatchctl {
+
+// What the user asked for, as written on the command line.
+struct CallOptions {
+  std::vector<std::string> tensors;   // presets: cpu, meta, cpu:conj:requires_grad …
+  std::vector<std::string> keysets;   // K1,K2,… (one argument each)
+  std::vector<std::string> autocast;  // devices: cpu, cuda …
+  bool inference_mode = false;
+  bool no_grad = false;
+  std::vector<std::string> tls_include, tls_exclude;
+};
+
+struct TensorArg {
+  std::string spec;  // "cpu:conj", or "--keyset CPU,AutogradCPU"
+  KeySet keys;
+};
+
+struct CallSetup {
+  std::vector<TensorArg> arguments;  // in argument order
+  KeySet tls_included, tls_excluded;
+  std::vector<std::string> tls_steps;  // how the TLS came about, one line each
+  bool grad_mode = true;               // --no-grad: autograd kernels record no history
+};
+
+// Throws InputError (with did-you-mean) for unknown presets, modifiers, keys, devices.
+CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options);
+// Preset and modifier names of a release, for help and errors.
+std::vector<std::string> tensor_preset_names(const Catalogue& cat);
+std::vector<std::string> tensor_modifier_names(const Catalogue& cat);
+
+}  // namespace dispatchctl

@@ -1,0 +1,111 @@
+#include "trace/trace.h"
+
+#include <stdexcept>
+
+#include "trace/behaviour.h"
+
+namespace dispatchctl {
+
+std::string_view action_id(HopAction action) {
+  switch (action) {
+    case HopAction::Return: return "return";
+    case HopAction::Redispatch: return "redispatch";
+    case HopAction::FreshCall: return "fresh_call";
+    case HopAction::Raise: return "raise";
+    case HopAction::Handoff: return "handoff";
+  }
+  return "return";
+}
+
+Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup) {
+  return trace_call(registry, op, setup, replay_live_table(registry, op));
+}
+
+namespace {
+
+// §5.1: union of the arguments, TLS, the live fallthrough mask of the backend
+// that applies, highest-priority key.
+KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, std::string reason,
+                                  const std::vector<TensorArg>& args, KeySet included, KeySet excluded) {
+  KeySetComputation c;
+  c.reason = std::move(reason);
+  c.arguments = args;
+  for (const auto& a : args) c.tensor_union = c.tensor_union | a.keys;
+  c.tls_included = included;
+  c.tls_excluded = excluded;
+  c.after_tls = cat.minus(c.tensor_union | included, excluded);
+  // 2.x picks the mask by the highest backend after TLS, 1.13 by the raw tensors' (§9.1).
+  c.mask_backend = cat.highest_backend(cat.spec().fallthrough_mask_after_tls ? c.after_tls : c.tensor_union);
+  c.mask = live.fallthrough_mask(c.mask_backend);
+  c.dispatch = c.after_tls & c.mask;
+  c.highest = cat.highest_priority(c.dispatch);
+  return c;
+}
+
+}  // namespace
+
+Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup,
+                 const LiveTable& live) {
+  const Catalogue& cat = registry.catalogue();
+  Trace trace;
+  trace.op = op.name;
+  trace.stale_keys = live.stale_keys();
+  std::vector<TensorArg> args = setup.arguments;
+  KeySet included = setup.tls_included;
+  KeySet excluded = setup.tls_excluded;
+  std::string reason = "the call";
+  // Every fresh call excludes one more key and every redispatch drops the
+  // current functionality, so these bounds are never reached in practice.
+  for (int call = 0; call < 64; ++call) {
+    trace.calls.push_back(compute_key_set(cat, live, reason, args, included, excluded));
+    KeySet ks = trace.calls.back().dispatch;
+    for (int step = 0; step < 256; ++step) {
+      const int slot = cat.table_index(ks);
+      Hop hop;
+      hop.call = call;
+      hop.row = live.rows[slot];
+      hop.computed = live.computed[slot];
+      hop.stale = live.stale[slot];
+      if (hop.stale) hop.stale_reason = stale_reason(registry, op, live, hop.row.key);
+      hop.received = ks;
+      Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode);
+      hop.action = b.action;
+      hop.does = std::move(b.does);
+      hop.error_type = std::move(b.error_type);
+      hop.error = std::move(b.error);
+      hop.resolves = b.resolves;
+      hop.excludes = b.excludes;
+      if (b.action == HopAction::Redispatch) {
+        if (b.resolves != k_undefined)
+          for (auto& a : args) a.keys = cat.minus(a.keys, cat.bit(b.resolves));
+        KeySet next = ks & b.mask;
+        if (b.backend_select) {
+          const int backend = cat.highest_backend(ks);
+          const KeySet chosen = cat.bit(cat.runtime_key(cat.well_known().dense, backend == 0 ? 1 : backend));
+          next = cat.minus(chosen | included, excluded) & b.mask;
+        }
+        hop.mask = b.mask;
+        hop.next = next;
+        ks = next;
+        trace.hops.push_back(std::move(hop));
+        continue;
+      }
+      const HopAction action = hop.action;
+      const Key excludes = hop.excludes;
+      trace.hops.push_back(std::move(hop));
+      if (action == HopAction::FreshCall) {
+        excluded = excluded | cat.bit(excludes);
+        reason = "fresh call from " + cat.name(trace.hops.back().row.key) + " (" + cat.name(excludes) +
+                 " excluded from TLS)";
+        break;
+      }
+      trace.outcome = action == HopAction::Return  ? Trace::Outcome::Completed
+                      : action == HopAction::Raise ? Trace::Outcome::Raised
+                                                   : Trace::Outcome::Handoff;
+      return trace;
+    }
+  }
+  throw std::logic_error("trace of " + op.name + " did not terminate");
+}
+
+}  // namespace dispatchctl

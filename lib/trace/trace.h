@@ -1,0 +1,69 @@
+// Simulates one call through PyTorch's dispatcher (dispatch-semantics.md
+// §5): the key set of the call, then every kernel that runs (a hop), in
+// order, following the *live* table (§3.3), until a kernel returns or
+// PyTorch would raise. One result model; renderers are in
+// render/trace_render.h.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "live/live_table.h"
+#include "trace/call_input.h"
+
+namespace dispatchctl {
+
+// How a call's key set is computed (§5.1); one per call (the top-level call
+// and each fresh call a Functionalize or Autocast kernel makes).
+struct KeySetComputation {
+  std::string reason;  // "the call" / "fresh call from Functionalize …"
+  std::vector<TensorArg> arguments;
+  KeySet tensor_union;
+  KeySet tls_included, tls_excluded;
+  KeySet after_tls;    // (union | included) - excluded
+  int mask_backend = 0;  // backend whose fallthrough mask applies (1-based; 0 = none: CPU's)
+  KeySet mask;         // the operator's live non-fallthrough mask for that backend
+  KeySet dispatch;     // after_tls & mask: what the first kernel receives
+  Key highest = k_undefined;
+};
+
+enum class HopAction {
+  Return,      // computes the result (backend kernels, composite kernels)
+  Redispatch,  // continues with received & mask (§5.2)
+  FreshCall,   // calls the operator again from the top with a key excluded from TLS
+  Raise,       // PyTorch raises here
+  Handoff,     // hands the call to code dispatchctl does not model (Python, functorch)
+};
+std::string_view action_id(HopAction action);  // "return", "redispatch" …
+
+struct Hop {
+  int call = 0;  // index into Trace::calls
+  Row row;       // live row that ran
+  Row computed;  // what _dispatch_dump_table shows for the key
+  bool stale = false;
+  std::string stale_reason;
+  KeySet received;  // key set the kernel is called with
+  HopAction action = HopAction::Return;
+  std::string does;  // what the kernel does, one sentence (the modelling)
+  KeySet mask;       // Redispatch: FULL_AFTER mask applied
+  KeySet next;       // Redispatch: the set passed on
+  Key resolves = k_undefined;  // Conjugate/Negative/ZeroTensor: bit resolved on the inputs
+  Key excludes = k_undefined;  // FreshCall: key added to TLS excluded
+  std::string error_type;      // Raise: NotImplementedError / RuntimeError
+  std::string error;           // Raise: PyTorch's message
+};
+
+struct Trace {
+  std::string op;
+  std::vector<KeySetComputation> calls;
+  std::vector<Hop> hops;
+  enum class Outcome { Completed, Raised, Handoff } outcome = Outcome::Completed;
+  std::vector<Key> stale_keys;  // every stale live row of the operator
+};
+
+Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup);
+// The live table a trace follows; trace_call computes it itself.
+Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup,
+                 const LiveTable& live);
+
+}  // namespace dispatchctl

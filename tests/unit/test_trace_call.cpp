@@ -1,0 +1,267 @@
+// trace: key-set computation and hops (dispatch-semantics.md §5, §9.1).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "registry/manifest.h"
+#include "registry/sources.h"
+#include "render/trace_render.h"
+#include "trace/trace.h"
+#include "util/errors.h"
+
+namespace dispatchctl {
+namespace {
+
+struct Fixture {
+  std::unique_ptr<Registry> reg;
+  const Operator* op = nullptr;
+};
+
+Fixture builtin_op(const std::string& name, const std::string& builtin = "builtin:2.14.1") {
+  Fixture f;
+  f.reg = load_registry({builtin});
+  f.op = f.reg->find(name);
+  REQUIRE(f.op);
+  return f;
+}
+
+Fixture custom_op(const nlohmann::json& kernels, const std::string& builtin = "builtin:2.14.1",
+                  const std::string& version = "2.14.1") {
+  Fixture f;
+  f.reg = load_registry({builtin});
+  nlohmann::json m = {{"dispatchctl_manifest", 1},
+                      {"torch_version", version},
+                      {"operators", {{{"name", "t::op"}, {"schema", "t::op(Tensor x) -> Tensor"}, {"kernels", kernels}}}}};
+  apply_manifest(*f.reg, read_manifest(m.dump(), "test.json"));
+  f.op = f.reg->find("t::op");
+  return f;
+}
+
+Trace run(const Fixture& f, CallOptions options) {
+  return trace_call(*f.reg, *f.op, make_call_setup(f.reg->catalogue(), options));
+}
+
+std::vector<std::string> rows(const Fixture& f, const Trace& t) {
+  std::vector<std::string> out;
+  for (const Hop& h : t.hops) out.push_back(f.reg->catalogue().name(h.row.key));
+  return out;
+}
+
+std::string set(const Fixture& f, KeySet s) { return f.reg->catalogue().format(s); }
+
+using V = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("trace: the worked example of §5.4 (aten::add.Tensor, CPU tensors, 2.14.1)") {
+  const Fixture f = builtin_op("aten::add.Tensor");
+  CallOptions o;
+  o.tensors = {"cpu:requires_grad", "cpu"};
+  const Trace t = run(f, o);
+  const KeySetComputation& c = t.calls.at(0);
+  CHECK(set(f, c.tensor_union) == "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)");
+  CHECK(set(f, c.after_tls) == "DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU)");
+  CHECK(set(f, c.dispatch) == "DispatchKeySet(CPU, AutogradCPU)");
+  CHECK(rows(f, t) == V{"AutogradCPU", "CPU"});
+  CHECK(set(f, t.hops[0].received) == "DispatchKeySet(CPU, AutogradCPU)");
+  CHECK(t.hops[0].row.rule == Rule::Autograd);
+  CHECK(t.hops[0].action == HopAction::Redispatch);
+  CHECK(describe_mask(f.reg->catalogue(), t.hops[0].mask) == "FULL_AFTER(AutogradOther)");
+  CHECK(set(f, t.hops[1].received) == "DispatchKeySet(CPU)");
+  CHECK(t.hops[1].action == HopAction::Return);
+  CHECK(t.outcome == Trace::Outcome::Completed);
+  const auto j = trace_json(*f.reg, t, {});
+  CHECK(j["hops"][0]["row"] == "AutogradCPU");
+  CHECK(j["hops"][1]["received"] == nlohmann::ordered_json::array({"CPU"}));
+}
+
+TEST_CASE("trace: inference tensors in inference mode go straight to CPU") {
+  const Fixture f = builtin_op("aten::add.Tensor");
+  CallOptions o;
+  o.tensors = {"cpu:inference"};
+  o.inference_mode = true;
+  const Trace t = run(f, o);
+  CHECK(set(f, t.calls[0].tensor_union) == "DispatchKeySet(CPU, AutocastCPU)");
+  CHECK(rows(f, t) == V{"CPU"});
+}
+
+TEST_CASE("trace: autocast runs AutocastCPU first with a fresh call; fallthroughs are skipped") {
+  const Fixture f = builtin_op("aten::matmul");
+  CallOptions o;
+  o.tensors = {"cpu", "cpu"};
+  o.autocast = {"cpu"};
+  const Trace t = run(f, o);
+  REQUIRE(t.hops.size() >= 2);
+  CHECK(rows(f, t)[0] == "AutocastCPU");
+  CHECK(t.hops[0].action == HopAction::FreshCall);
+  CHECK(t.calls.size() == 2);
+  CHECK(rows(f, t)[1] == "AutogradCPU");
+  // aten::add has a fallthrough AutocastCPU row: masked away even under autocast.
+  const Fixture add = builtin_op("aten::add.Tensor");
+  CHECK(rows(add, run(add, o)) == V{"AutogradCPU", "CPU"});
+}
+
+TEST_CASE("trace: a Meta tensor without a Meta kernel raises the Meta fallback's error") {
+  const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}});
+  CallOptions o;
+  o.tensors = {"meta"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutogradMeta", "Meta"});
+  CHECK(t.outcome == Trace::Outcome::Raised);
+  CHECK(t.hops.back().error_type == "NotImplementedError");
+  CHECK(t.hops.back().error.rfind("t::op: attempted to run this operator with Meta tensors, but there was no fake impl", 0) == 0);
+}
+
+TEST_CASE("trace: missing rows raise PyTorch's text with the live key list and the table") {
+  const Fixture f = custom_op({{{"key", "CUDA"}, {"kernel", "fn_cuda"}}}, "builtin:1.13.1", "1.13.1");
+  CallOptions o;
+  o.tensors = {"cpu"};
+  const Trace t = run(f, o);
+  CHECK(t.outcome == Trace::Outcome::Raised);
+  // Recorded from PyTorch 1.13.1 for the same registration.
+  CHECK(t.hops.back().error.rfind(
+            "Could not run 't::op' with arguments from the 'CPU' backend. This could be because the "
+            "operator doesn't exist for this backend, or was omitted during the selective/custom build "
+            "process (if using custom build). If you are a Facebook employee using PyTorch on mobile, "
+            "please visit https://fburl.com/ptmfixes for possible resolutions. 't::op' is only "
+            "available for these backends: [CUDA, BackendSelect, Python, FuncTorchDynamicLayerBackMode, "
+            "Functionalize, Named, Conjugate, Negative, ZeroTensor, ADInplaceOrView, AutogradOther, "
+            "AutogradCPU, AutogradCUDA, AutogradXLA, AutogradMPS, AutogradXPU, AutogradHPU, AutogradLazy, "
+            "Tracer, AutocastCPU, AutocastCUDA, FuncTorchBatched, FuncTorchVmapMode, Batched, VmapMode, "
+            "FuncTorchGradWrapper, PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PythonDispatcher]."
+            "\n\nCUDA: fn_cuda [kernel]\n",
+            0) == 0);
+  // 1.13's autograd fallbacks are fallthroughs: masked, so CPU is the first hop.
+  CHECK(rows(f, t) == V{"CPU"});
+}
+
+TEST_CASE("trace: Undefined cases") {
+  SUBCASE("no tensor arguments and no fallback: PyTorch's Undefined message") {
+    const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}});
+    const Trace t = run(f, {});
+    CHECK(rows(f, t) == V{"Undefined"});
+    CHECK(t.hops[0].error.rfind("There were no tensor arguments to this function", 0) == 0);
+  }
+  SUBCASE("a per-op fallthrough on CPU clears Dense: the chain reaches Undefined (§9.1)") {
+    const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", ""}, {"fallthrough", true}},
+                                 {{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_math"}}});
+    CallOptions o;
+    o.tensors = {"cpu"};
+    const Trace t = run(f, o);
+    CHECK(rows(f, t) == V{"AutogradCPU", "Undefined"});
+    CHECK(t.hops.back().row.debug() == "fn_math");
+    CHECK(t.outcome == Trace::Outcome::Completed);
+  }
+  SUBCASE("a fallthrough reaching Undefined is called and asserts") {
+    const Fixture f = custom_op({{{"key", "CompositeExplicitAutograd"}, {"kernel", ""}, {"fallthrough", true}}});
+    const Trace t = run(f, {});
+    CHECK(t.outcome == Trace::Outcome::Raised);
+    CHECK(t.hops.back().error.find("fallthrough_kernel was executed") != std::string::npos);
+  }
+}
+
+TEST_CASE("trace: Conjugate, Negative and ZeroTensor fallbacks resolve and redispatch") {
+  const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}});
+  CallOptions o;
+  o.tensors = {"cpu:conj:neg"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutogradCPU", "Negative", "Conjugate", "CPU"});
+  CHECK(t.hops[1].resolves == *f.reg->catalogue().find("Negative"));
+  CHECK(set(f, t.hops[2].next) == "DispatchKeySet(CPU)");
+  o.tensors = {"cpu:zerotensor"};
+  CHECK(rows(f, run(f, o)) == V{"AutogradCPU", "ZeroTensor", "CPU"});
+}
+
+TEST_CASE("trace: the Functionalize fallback makes a fresh call and upper kernels run again") {
+  const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}});
+  CallOptions o;
+  o.tensors = {"cpu:conj"};
+  o.tls_include = {"Functionalize"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutogradCPU", "Conjugate", "Functionalize", "AutogradCPU", "CPU"});
+  REQUIRE(t.calls.size() == 2);
+  // The fresh call sees resolved tensors (no Conjugate) and Functionalize excluded.
+  CHECK(set(f, t.calls[1].dispatch) == "DispatchKeySet(CPU, AutogradCPU)");
+}
+
+TEST_CASE("trace: TLS include/exclude and the per-backend fallthrough mask (§9.1)") {
+  SUBCASE("TLS include AutogradMeta adds the Meta backend bit: Meta's mask and kernel apply") {
+    const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}, {{"key", "Meta"}, {"kernel", "fn_meta"}}});
+    CallOptions o;
+    o.tensors = {"cpu"};
+    o.tls_include = {"AutogradMeta"};
+    const Trace t = run(f, o);
+    CHECK(rows(f, t) == V{"AutogradMeta", "Meta"});
+    CHECK(f.reg->catalogue().spec().backends[t.calls[0].mask_backend - 1] == "Meta");
+  }
+  SUBCASE("TLS exclude AutogradCPU removes every Autograd<backend> key") {
+    const Fixture f = builtin_op("aten::add.Tensor");
+    CallOptions o;
+    o.tensors = {"cuda"};
+    o.tls_exclude = {"AutogradCPU"};
+    CHECK(rows(f, run(f, o)) == V{"CUDA"});
+  }
+  SUBCASE("a per-op fallthrough on AutogradCPU only masks CPU calls") {
+    const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}},
+                                 {{"key", "CUDA"}, {"kernel", "fn_cuda"}},
+                                 {{"key", "AutogradCPU"}, {"kernel", ""}, {"fallthrough", true}}});
+    CallOptions o;
+    o.tensors = {"cpu"};
+    CHECK(rows(f, run(f, o)) == V{"CPU"});
+    o.tensors = {"cuda"};
+    CHECK(rows(f, run(f, o)) == V{"AutogradCUDA", "CUDA"});
+  }
+}
+
+TEST_CASE("trace: hops follow the live table and say when it is stale") {
+  const Fixture f = custom_op({{{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_math"}},
+                               {{"key", "CompositeExplicitAutograd"}, {"kernel", "fn_cea"}}});
+  CallOptions o;
+  o.tensors = {"cpu"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutogradCPU"});
+  CHECK(t.hops[0].row.debug() == "fn_math");
+  CHECK(t.hops[0].stale);
+  CHECK(t.hops[0].computed.rule == Rule::BackendFallback);
+  std::string text;
+  append_trace_text(text, *f.reg, t, {});
+  CHECK(text.find("STALE: _dispatch_dump_table shows") != std::string::npos);
+}
+
+TEST_CASE("trace: ambiguous AutogradOther raises with the operator's state") {
+  const Fixture f = custom_op({{{"key", "SparseCPU"}, {"kernel", "fn_sparse"}},
+                               {{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_math"}}},
+                              "builtin:1.13.1", "1.13.1");
+  CallOptions o;
+  o.tensors = {"mkldnn_cpu"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutogradOther"});
+  CHECK(t.hops[0].error ==
+        "0 INTERNAL ASSERT FAILED at \"./aten/src/ATen/core/boxing/KernelFunction.cpp\":23, please report "
+        "a bug to PyTorch. t::op has kernels registered to both CompositeImplicitAutograd and a backend "
+        "mapped to AutogradOther. This makes the backend kernel unreachable; the dispatcher will always "
+        "prefer the CompositeImplicitAutograd lowering (see Note [Ambiguity in AutogradOther kernel]). If "
+        "you want to override CompositeImplicitAutograd, please open an issue to request a dedicated "
+        "Autograd dispatch key for the backend.\nIf you only want to run inference instead of training, "
+        "add `c10::InferenceMode mode;` before model.forward(). Note this guard is only available in C++ "
+        "but not Python at present.\nCanonical state\n~~~~~~~~~~~\nname: t::op\nschema: t::op(Tensor x) "
+        "-> Tensor\ndebug: \nalias analysis kind: CONSERVATIVE (default)\nSparseCPU: fn_sparse :: (none) "
+        "[ boxed unboxed ]\nCompositeImplicitAutograd[alias]: fn_math :: (none) [ boxed unboxed ]\n\n\n");
+}
+
+TEST_CASE("trace: bad call input is an InputError with a did-you-mean") {
+  const Catalogue& cat = *Catalogue::for_version("2.14");
+  CallOptions o;
+  o.tensors = {"cpy"};
+  CHECK_THROWS_WITH_AS(make_call_setup(cat, o), doctest::Contains("did you mean 'cpu'"), InputError);
+  o.tensors = {"cpu:conjj"};
+  CHECK_THROWS_WITH_AS(make_call_setup(cat, o), doctest::Contains("did you mean 'conj'"), InputError);
+  o.tensors = {};
+  o.keysets = {"CPU,AutogradCPX"};
+  CHECK_THROWS_AS(make_call_setup(cat, o), InputError);
+  o.keysets = {};
+  o.autocast = {"hip"};
+  CHECK_THROWS_AS(make_call_setup(cat, o), InputError);
+}
+
+}  // namespace dispatchctl
