@@ -20,22 +20,23 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def measure(cmd, runs, stdin=None):
+def measure(cmd, runs):
     """Median wall seconds and max peak RSS (MiB) of `cmd` over `runs`."""
     walls, peaks = [], []
     for _ in range(runs):
-        with tempfile.NamedTemporaryFile("r") as timing:
-            full = ["/usr/bin/time", "-o", timing.name, "-f", "%e %M"] + cmd
-            proc = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            if proc.returncode != 0:
-                sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.decode()}")
-            wall, peak_kb = timing.read().split()[-2:]
-            walls.append(float(wall))
-            peaks.append(int(peak_kb) / 1024)
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - start)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode()}")
+        peaks.append(usage.ru_maxrss / 1024)
     return statistics.median(walls), max(peaks)
 
 
