@@ -31,12 +31,13 @@ struct ImportCommand {
 }  // namespace
 
 void setup_import(CLI::App& app, int& exit_code) {
-  CLI::App* import = app.add_subcommand("import", "Convert what PyTorch prints into a manifest");
+  CLI::App* import = app.add_subcommand("import", "Convert PyTorch's own dump text into a manifest");
   import->require_subcommand(1);
   auto command = std::make_shared<ImportCommand>();
   CLI::App* sub = import->add_subcommand(
-      "torch-dump",
-      "Import torch._C._dispatch_dump output: one or more blocks separated by '=== NAME' lines "
+      "torch-dump", "Import torch._C._dispatch_dump output into a manifest");
+  sub->footer(
+      "STATE_FILE holds one or more blocks separated by '=== NAME' lines "
       "(as in shared/data/*/registry_state.txt.gz), or a single block pasted from a bug report. "
       "Gzipped files are read directly.\n"
       "Example: dispatchctl import torch-dump registry_state.txt.gz --fallbacks fallbacks.json "

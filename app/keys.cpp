@@ -34,11 +34,15 @@ struct KeysCommand {
 
 void setup_keys(CLI::App& app, int& exit_code) {
   auto command = std::make_shared<KeysCommand>();
-  CLI::App* sub = app.add_subcommand(
-      "keys",
-      "Print a release's dispatch-key catalogue: backends, functionality keys in priority order, "
-      "every runtime key in table order, the alias keys and the runtime keys each one fills, "
-      "the autogradother backends and the backend set of each autograd key.");
+  CLI::App* sub = app.add_subcommand("keys", "Print a release's dispatch-key catalogue");
+  sub->footer(
+      "Backends, functionality keys in priority order, every runtime key in table order (~ marks "
+      "names Python's parseDispatchKey rejects), the alias keys and the runtime keys each fills, "
+      "the autogradother backends and the backend set of each autograd key.\n\n"
+      "Examples:\n"
+      "  dispatchctl keys\n"
+      "  dispatchctl keys --torch-version 1.13 --json\n"
+      "  dispatchctl keys --alias CompositeExplicitAutogradNonFunctional");
   sub->add_option("--torch-version", command->version, "1.13 or 2.14 (patch ignored)")
       ->capture_default_str()
       ->type_name("V");

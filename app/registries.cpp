@@ -10,8 +10,8 @@ namespace dispatchctl::cli {
 void setup_registries(CLI::App& app, int& exit_code) {
   auto json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand(
-      "registries",
-      "List the real PyTorch registries built into this binary (use them with -m builtin:VERSION).");
+      "registries", "List the real PyTorch registries built into this binary");
+  sub->footer("Use one with -m builtin:VERSION; without -m every command uses builtin:2.14.1.");
   sub->add_flag("--json", *json, "JSON output");
   sub->callback([json, &exit_code] {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();

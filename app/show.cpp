@@ -71,15 +71,19 @@ struct ShowCommand {
 void setup_show(CLI::App& app, int& exit_code) {
   auto command = std::make_shared<ShowCommand>();
   CLI::App* sub = app.add_subcommand(
-      "show",
-      "Show the computed dispatch table of operators: which kernel each runtime key runs, with "
-      "PyTorch's tag and where the kernel was registered.\n"
-      "OP is a full name (aten::add.Tensor), a bare name for all its overloads (aten::add), or "
-      "a glob ('aten::add*', '*').\n"
+      "show", "Show operators' computed dispatch tables: which kernel each key runs, and from where");
+  sub->footer(
+      "OP is a full name (aten::add.Tensor), a bare name for all its overloads (aten::add), or a "
+      "glob ('aten::add*', '*').\n"
       "Formats: text (grouped, for people), json (stable fields, see README), torch-table "
       "(byte-identical to torch._C._dispatch_dump_table), torch-state (byte-identical to "
-      "torch._C._dispatch_dump). With several operators, torch formats print '=== NAME' before "
-      "each block, sorted by name.");
+      "torch._C._dispatch_dump). With several operators the torch formats print '=== NAME' "
+      "before each block, sorted by name.\n\n"
+      "Examples:\n"
+      "  dispatchctl show aten::add\n"
+      "  dispatchctl show aten::add.Tensor --format torch-table\n"
+      "  dispatchctl show aten::linear --all-keys -m builtin:1.13.1\n"
+      "  dispatchctl show aten::mm -m builtin:2.14.1 -m examples/privateuse1_backend.json");
   sub->add_option("OP", command->ops, "Operators: name, bare name or glob")->required();
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json", "torch-table", "torch-state"});
