@@ -195,11 +195,7 @@ void append_explain_text(std::string& out, const Registry& registry, const Opera
 nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyExplanation& e) {
   const Catalogue& cat = registry.catalogue();
   using J = nlohmann::ordered_json;
-  auto key_names = [&](const std::vector<Key>& keys) {
-    J a = J::array();
-    for (Key k : keys) a.push_back(cat.name(k));
-    return a;
-  };
+  auto key_names = [&](const std::vector<Key>& keys) { return key_names_json(cat, keys); };
   J doc;
   doc["operator"] = e.op->name;
   doc["schema"] = e.op->schema ? J(e.op->schema->text) : J();

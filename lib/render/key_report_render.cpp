@@ -6,6 +6,7 @@
 
 #include "query/predicates.h"
 #include "render/key_summary.h"
+#include "render/show_render.h"
 
 namespace dispatchctl {
 
@@ -100,11 +101,7 @@ void append_key_report_text(std::string& out, const Registry& registry, const Ke
 nlohmann::ordered_json key_report_json(const Registry& registry, const KeyReport& r, const KeyReportOptions& o) {
   const Catalogue& cat = registry.catalogue();
   using J = nlohmann::ordered_json;
-  auto key_names = [&](const std::vector<Key>& keys) {
-    J a = J::array();
-    for (Key k : keys) a.push_back(cat.name(k));
-    return a;
-  };
+  auto key_names = [&](const std::vector<Key>& keys) { return key_names_json(cat, keys); };
   J doc;
   doc["torch_version"] = registry.torch_version;
   doc["key"] = cat.name(r.key);

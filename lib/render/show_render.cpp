@@ -124,6 +124,12 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
   }
 }
 
+nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys) {
+  nlohmann::ordered_json names = nlohmann::ordered_json::array();
+  for (Key k : keys) names.push_back(cat.name(k));
+  return names;
+}
+
 nlohmann::ordered_json row_json(const Catalogue& cat, const Row& row) {
   nlohmann::ordered_json j;
   j["key"] = cat.name(row.key);

@@ -20,6 +20,8 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
                       const std::vector<Row>& rows, const ShowOptions& options);
 nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
                                  const std::vector<Row>& rows, const ShowOptions& options);
+// ["CPU", "AutogradCPU", …] (shared by the JSON renderers).
+nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys);
 // One row as JSON (shared with diff/explain).
 nlohmann::ordered_json row_json(const Catalogue& cat, const Row& row);
 // ANSI colour per tag (empty when colour is off).
