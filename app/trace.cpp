@@ -47,8 +47,7 @@ struct TraceCommand {
   std::string format;
 
   int run() const {
-    auto reg = open_registry(registry);
-    const auto selected = select_operators(*reg, {op});
+    auto [reg, selected] = load_and_select(registry.manifests, {op});
     if (selected.size() != 1)
       throw InputError("trace: '" + op + "' names " + std::to_string(selected.size()) +
                        " operators; name one overload, e.g. '" + selected.front()->name + "'");
