@@ -5,7 +5,7 @@
 # half of it), starting from a copy of tests/fuzz/corpus/TARGET.
 #
 #   tests/fuzz/run_fuzz.sh                  # build-fuzz/, 60 s per target
-#   FUZZ_TIME=600 tests/fuzz/run_fuzz.sh    # longer
+#   FUZZ_TIME=600 FUZZ_RUNS=-1 FUZZ_SEED=0 tests/fuzz/run_fuzz.sh  # explore longer
 #   BUILD_DIR=/tmp/bf tests/fuzz/run_fuzz.sh manifest   # one target
 #
 # A crash leaves its input in BUILD_DIR/crashes/TARGET/ and fails the run:
@@ -15,6 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 build_dir=${BUILD_DIR:-build-fuzz}
 fuzz_time=${FUZZ_TIME:-60}
+# A fixed seed and a run count make the CI run repeatable: the same inputs are
+# tried on every machine (the time limit only caps a slow one). FUZZ_SEED=0
+# and a large FUZZ_RUNS explore instead.
+fuzz_seed=${FUZZ_SEED:-1}
+fuzz_runs=${FUZZ_RUNS:-100000}
 targets=("$@")
 [ "${#targets[@]}" -gt 0 ] || targets=(manifest torch_dump op_select)
 
@@ -32,7 +37,7 @@ for t in "${targets[@]}"; do
   log="$build_dir/fuzz-$t.log"
   echo "fuzz: $t for ${seconds}s (log: $log)"
   if ASAN_OPTIONS=detect_leaks=1 "$build_dir/tests/fuzz/fuzz_$t" \
-       -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
+       -max_total_time="$seconds" -seed="$fuzz_seed" -runs="$fuzz_runs" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
        -artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
