@@ -93,8 +93,6 @@ void Registry::impl(std::string_view op_name, Kernel kernel) {
   if (it == op.by_key.end() || it->key != key) it = op.by_key.insert(it, {key, {}});
   it->newest_first.insert(it->newest_first.begin(), index);
   op.present[key >> 6] |= 1ull << (key & 63);
-  if (!catalogue_->is_alias(key))
-    op.registered_runtime_bits = op.registered_runtime_bits | catalogue_->bit(key);
 }
 
 void Registry::fallback(Fallback fb) {

@@ -67,7 +67,6 @@ struct Operator {
   };
   std::vector<KeyKernels> by_key;  // sorted by key value (dumpState order)
   std::array<std::uint64_t, 4> present{};  // bit per key with kernels: O(1) has()
-  KeySet registered_runtime_bits;  // OR of bit(k) over non-alias keys with kernels
 
   bool has(Key k) const { return (present[k >> 6] >> (k & 63)) & 1; }
   // The list at exactly k (alias keys allowed), newest first; nullptr if none.

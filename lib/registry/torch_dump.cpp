@@ -227,15 +227,14 @@ class StateParser {
 
 void import_torch_state(Registry& registry, std::string_view text, const std::string& source,
                         const OperatorFilter& only) {
-  const bool was_checking = registry.check_signatures;
-  registry.check_signatures = false;
-  try {
-    StateParser(registry, text, source, only).run();
-  } catch (...) {
-    registry.check_signatures = was_checking;
-    throw;
-  }
-  registry.check_signatures = was_checking;
+  // What PyTorch printed, it accepted: skip the signature check (and its cost).
+  struct SignatureCheckOff {
+    Registry& registry;
+    bool was = registry.check_signatures;
+    explicit SignatureCheckOff(Registry& r) : registry(r) { registry.check_signatures = false; }
+    ~SignatureCheckOff() { registry.check_signatures = was; }
+  } off(registry);
+  StateParser(registry, text, source, only).run();
 }
 
 void import_torch_fallbacks(Registry& registry, std::string_view json_text,
