@@ -14,9 +14,8 @@ struct KeysCommand {
   int run() const {
     const Catalogue* cat = Catalogue::for_version(version);
     if (!cat) {
-      std::string supported;
-      for (const auto& v : Catalogue::supported_versions()) supported += " " + v;
-      throw InputError("--torch-version " + version + ": not supported; supported:" + supported);
+      throw InputError("--torch-version " + version + ": not supported; supported: " +
+                       Catalogue::supported_versions_text());
     }
     if (!alias.empty()) {
       const Key k = require_key(*cat, alias, "--alias");

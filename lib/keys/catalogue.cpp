@@ -168,6 +168,12 @@ std::vector<std::string> Catalogue::supported_versions() {
   return out;
 }
 
+std::string Catalogue::supported_versions_text() {
+  std::string text;
+  for (const auto& v : supported_versions()) text += (text.empty() ? "" : ", ") + v + ".x";
+  return text;
+}
+
 bool Catalogue::is_runtime(Key k) const {
   return k == k_undefined || kinds_[k] == KeyKind::Functionality ||
          kinds_[k] == KeyKind::PerBackendRuntime;

@@ -53,6 +53,8 @@ class Catalogue {
   // Catalogue for "1.13", "1.13.1", "2.14.0" …; nullptr when unknown.
   static const Catalogue* for_version(std::string_view version);
   static std::vector<std::string> supported_versions();
+  // "1.13.x, 2.14.x": for error messages.
+  static std::string supported_versions_text();
 
   const ReleaseSpec& spec() const { return *spec_; }
   std::string_view version() const { return spec_->version; }

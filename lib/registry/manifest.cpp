@@ -95,9 +95,8 @@ std::string checked_version(const ObjectReader& top) {
     top.fail("/dispatchctl_manifest", "unsupported manifest format " + format->dump() + "; expected 1");
   std::string version = *top.string("torch_version", true);
   if (!Catalogue::for_version(version)) {
-    std::string supported;
-    for (const auto& v : Catalogue::supported_versions()) supported += (supported.empty() ? "" : ", ") + v + ".x";
-    top.fail("/torch_version", "PyTorch '" + version + "' is not supported; supported: " + supported);
+    top.fail("/torch_version", "PyTorch '" + version + "' is not supported; supported: " +
+                                   Catalogue::supported_versions_text());
   }
   return version;
 }
@@ -174,10 +173,7 @@ void apply_manifest(Registry& registry, const ManifestDocument& manifest) {
   const std::string& source = manifest.source;
   ObjectReader top(doc, source, "", k_top_fields);
   const std::string& version = manifest.torch_version;
-  if (Catalogue::for_version(version) != &registry.catalogue())
-    top.fail("/torch_version", "torch_version '" + version + "' does not match '" +
-                                   registry.torch_version +
-                                   "' of the manifests loaded before; load manifests of one release");
+  registry.require_release(version, source + ": /torch_version");
   if (registry.torch_version.empty()) registry.torch_version = version;
   if (top.get("description")) (void)top.string("description", false);
   if (const json* fallbacks = top.array("fallbacks")) {

@@ -54,6 +54,12 @@ void Registry::refuse(Refusal what, const Origin& where, const std::string& mess
   on_refused(what, where, message);
 }
 
+void Registry::require_release(const std::string& version, const std::string& where) const {
+  if (Catalogue::for_version(version) == catalogue_) return;
+  throw InputError(where + ": torch_version '" + version + "' does not match '" + torch_version +
+                   "' of the manifests loaded before; load manifests of one release");
+}
+
 void Registry::define(std::string_view op_name, Schema schema) {
   Operator& op = entry(op_name);
   if (op.schema) {

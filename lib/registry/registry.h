@@ -99,6 +99,8 @@ class Registry {
   void fallback(Fallback fallback);
   // An operator known by name only (a dump block with neither schema nor kernels).
   void declare(std::string_view op_name) { entry(op_name); }
+  // Registrations loaded together must name one release; InputError at `where` if not.
+  void require_release(const std::string& version, const std::string& where) const;
 
   const std::vector<Operator>& operators() const { return operators_; }
   const Operator* find(std::string_view op_name) const;

@@ -10,17 +10,8 @@ namespace {
 
 const Catalogue& catalogue_for(const std::string& version, const std::string& where) {
   if (const Catalogue* cat = Catalogue::for_version(version)) return *cat;
-  std::string supported;
-  for (const auto& v : Catalogue::supported_versions()) supported += (supported.empty() ? "" : ", ") + v;
-  throw InputError(where + ": PyTorch '" + version + "' is not supported; supported: " + supported);
-}
-
-void require_same_release(const Registry& registry, const std::string& version,
-                          const std::string& source) {
-  if (Catalogue::for_version(version) != &registry.catalogue())
-    throw InputError(source + ": torch_version '" + version + "' does not match '" +
-                     registry.torch_version +
-                     "' of the manifests loaded before; load manifests of one release");
+  throw InputError(where + ": PyTorch '" + version + "' is not supported; supported: " +
+                   Catalogue::supported_versions_text());
 }
 
 // PyTorch prints UTF-8 text. Binary junk (NUL bytes, invalid UTF-8) would
@@ -86,7 +77,7 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
         registry = std::make_unique<Registry>(catalogue_for(version, source));
         registry->torch_version = version;
       } else {
-        require_same_release(*registry, version, source);
+        registry->require_release(version, source);
       }
       import_torch_fallbacks(*registry, builtin->fallbacks_json, source + " fallbacks");
       import_torch_state(*registry, builtin->state, source, only);
