@@ -1,0 +1,121 @@
+#include "torchgen/apply.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "util/errors.h"
+#include "util/suggest.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+const ReleaseRules& rules_or_throw(std::string_view version, const std::string& where) {
+  if (const ReleaseRules* rules = rules_for_release(version)) return *rules;
+  throw InputError(where + ": no torchgen rules for PyTorch '" + std::string(version) +
+                   "'; known: " + supported_rule_releases());
+}
+
+Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalogue) {
+  const auto key = catalogue.find(r.key);
+  if (!key)
+    throw InputError(r.loc.to_string() + ": dispatch key '" + r.key + "' does not exist in PyTorch " +
+                     std::string(catalogue.version()));
+  Kernel k;
+  k.key = *key;
+  k.debug = "registered at " + r.loc.to_string() + " [torchgen " + r.rule + ", " + r.generator + "]";
+  k.origin = Origin{r.loc.file, r.rule, r.loc.line};
+  return k;
+}
+
+Schema predicted_schema(const PredictedOperator& op) {
+  Schema s;
+  s.text = op.schema;
+  s.debug = "registered at " + op.loc.to_string() + " [torchgen]";
+  s.alias_analysis = "FROM_SCHEMA";
+  s.origin = Origin{op.loc.file, op.generated ? "generated variant" : "func", op.loc.line};
+  return s;
+}
+
+bool schema_from_codegen(const Schema& s) { return s.debug.find("RegisterSchema.cpp") != std::string::npos; }
+
+}  // namespace
+
+Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& catalogue,
+                                const TorchgenOptions& options) {
+  const ReleaseRules& rules = rules_or_throw(catalogue.version(), inputs.native_functions.path);
+  ParseOptions parse{&rules, &catalogue, options.build_backends};
+  TorchgenModel model = parse_torchgen_inputs(inputs, parse);
+  add_generated_functions(model, rules);
+  return predict(model, rules, compiled_keys(rules, options.build_backends));
+}
+
+void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const TorchgenOptions& options) {
+  const Catalogue& catalogue = base.catalogue();
+  const Predictions predictions = predict_from_inputs(inputs, catalogue, options);
+  const ReleaseRules& rules = rules_or_throw(catalogue.version(), inputs.native_functions.path);
+
+  std::unordered_map<std::string, const PredictedOperator*> predicted_ops;
+  for (const auto& op : predictions.operators) predicted_ops[op.name] = &op;
+  std::unordered_map<std::string, std::vector<const PredictedRegistration*>> kernels;
+  for (const auto& r : predictions.registrations) kernels[r.op].push_back(&r);
+
+  Registry out(catalogue);
+  out.torch_version = base.torch_version.empty() ? options.release : base.torch_version;
+  out.sources = base.sources;
+  out.sources.push_back("torchgen:" + inputs.native_functions.path);
+  out.on_refused = base.on_refused;
+  // The base's kernels were accepted against the base's schemas; a YAML edit
+  // that changes a schema is reported by `check`, not refused here.
+  out.check_signatures = false;
+  for (const auto& fb : base.fallbacks()) out.fallback(fb);
+
+  auto register_predicted = [&](const std::string& name) {
+    if (auto it = kernels.find(name); it != kernels.end())
+      for (const PredictedRegistration* r : it->second) out.impl(name, predicted_kernel(*r, catalogue));
+  };
+  std::unordered_set<std::string> done;
+  for (const Operator& op : base.operators()) {
+    done.insert(op.name);
+    const auto predicted = predicted_ops.find(op.name);
+    if (predicted != predicted_ops.end()) {
+      out.define(op.name, predicted_schema(*predicted->second));
+    } else if (op.schema && (!schema_from_codegen(*op.schema) || rules.schema_template_ops.count(op.name))) {
+      out.define(op.name, *op.schema);
+    }
+    register_predicted(op.name);
+    for (const Kernel& k : op.registrations)
+      if (!is_codegen_origin(k.debug)) out.impl(op.name, k);
+    if (!out.find(op.name)) out.declare(op.name);
+  }
+  for (const auto& op : predictions.operators) {
+    if (done.count(op.name)) continue;
+    out.define(op.name, predicted_schema(op));
+    register_predicted(op.name);
+  }
+  out.check_signatures = base.check_signatures;
+  base = std::move(out);
+}
+
+std::set<std::string> parse_build_backends(const std::string& list, const std::string& release) {
+  const ReleaseRules& rules = rules_or_throw(release, "--build-backends");
+  std::set<std::string> backends;
+  std::vector<std::string_view> known;
+  for (const auto& [name, keys] : rules.backend_keys) known.push_back(name);
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!rules.backend_keys.count(name)) {
+      std::string names;
+      for (auto k : known) names += (names.empty() ? "" : ", ") + std::string(k);
+      throw InputError("--build-backends: unknown backend '" + name + "'" + did_you_mean(name, known) +
+                       " (known: " + names + ")");
+    }
+    backends.insert(name);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return backends;
+}
+
+}  // namespace dispatchctl::torchgen

@@ -1,0 +1,31 @@
+// Layering torchgen's predictions over a registry (issue 12): the
+// predictions replace the base's codegen registrations and schemas, and its
+// hand-written C++ and Python registrations stay, after the codegen ones as
+// in PyTorch (codegen libraries load first).
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "registry/registry.h"
+#include "torchgen/inputs.h"
+#include "torchgen/predict.h"
+
+namespace dispatchctl::torchgen {
+
+struct TorchgenOptions {
+  std::set<std::string> build_backends = {"CPU"};
+  // Release whose rules apply when the registry names none (an empty registry).
+  std::string release = "2.14.1";
+};
+
+// Everything torchgen would generate for these inputs (parse, O2, predict).
+Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& catalogue,
+                                const TorchgenOptions& options);
+// base_or_empty: a registry of the same release (its codegen registrations
+// are replaced) or an empty one (the predictions alone).
+void apply_torchgen(Registry& base_or_empty, const TorchgenInputs& inputs, const TorchgenOptions& options);
+// "CPU,CUDA" -> {"CPU","CUDA"}; InputError naming the known backends.
+std::set<std::string> parse_build_backends(const std::string& list, const std::string& release);
+
+}  // namespace dispatchctl::torchgen

@@ -1,0 +1,19 @@
+#include "torchgen/grouping.h"
+
+#include <unordered_map>
+
+namespace dispatchctl::torchgen {
+
+std::vector<SignatureGroup> group_by_signature(const std::vector<NativeFunction>& functions) {
+  std::vector<SignatureGroup> groups;
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < functions.size(); ++i) {
+    std::string sig = functions[i].func.signature().to_string();
+    auto [it, fresh] = index.emplace(sig, groups.size());
+    if (fresh) groups.push_back({std::move(sig), {}});
+    groups[it->second].members.emplace(functions[i].func.kind(), i);  // torchgen asserts on a second one
+  }
+  return groups;
+}
+
+}  // namespace dispatchctl::torchgen

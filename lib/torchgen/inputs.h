@@ -1,0 +1,42 @@
+// Finding and reading torchgen's YAML inputs: a PyTorch checkout, a folder
+// holding the YAML files, or one native_functions.yaml (each possibly .gz).
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+
+#include "keys/catalogue.h"
+#include "torchgen/model.h"
+#include "torchgen/release_rules.h"
+
+namespace dispatchctl::torchgen {
+
+struct YamlSource {
+  std::string path;  // as shown in provenance and errors
+  std::string text;  // gunzipped
+};
+
+struct TorchgenInputs {
+  YamlSource native_functions;
+  std::optional<YamlSource> tags;
+  std::optional<YamlSource> derivatives;
+};
+
+// PATH = a checkout (aten/src/ATen/native/, tools/autograd/), a folder with
+// the files, or native_functions.yaml[.gz]. InputError when nothing fits.
+TorchgenInputs read_torchgen_inputs(const std::string& path);
+
+struct ParseOptions {
+  const ReleaseRules* rules = nullptr;
+  const Catalogue* catalogue = nullptr;  // validates dispatch keys
+  std::set<std::string> build_backends = {"CPU"};
+};
+
+// The NativeFunctions of the YAML (before O2) and the derivatives; InputError
+// with file:line on bad YAML, unknown fields, keys or tags, malformed schemas.
+TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options);
+// O2: adds the out= and functional variants torchgen generates.
+void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules);
+
+}  // namespace dispatchctl::torchgen

@@ -1,0 +1,71 @@
+// torchgen's inputs as the generators see them: NativeFunctions parsed from
+// native_functions.yaml (NativeFunction.from_yaml), the tags of tags.yaml
+// and the differentiability infos of derivatives.yaml, each with the YAML
+// file:line it came from.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "torchgen/schema.h"
+
+namespace dispatchctl::torchgen {
+
+struct Location {
+  std::string file;
+  int line = 0;
+  std::string to_string() const { return file + ":" + std::to_string(line); }
+};
+
+struct NativeFunction {
+  FunctionSchema func;
+  Location loc;
+  // gen.py's backend index: key -> structured, after dropping the keys gen.py ignores.
+  std::map<std::string, bool> dispatch;
+  // tools/autograd parses the YAML again without dropping any key.
+  std::set<std::string> autograd_dispatch_keys;
+  bool dispatch_written = false;  // a `dispatch:` block (else the CIA default)
+  bool structured = false;
+  std::optional<std::string> structured_delegate;
+  bool manual_cpp_binding = false;
+  bool manual_kernel_registration = false;
+  std::vector<std::string> autogen;
+  std::set<std::string> tags;
+  bool generated = false;  // added by torchgen (O2), tag "generated"
+  // A generated op copies is_abstract from the op it was made from.
+  bool generated_abstract = false;
+  bool generated_abstract_for_autograd = false;
+
+  bool has(const std::string& key) const { return dispatch.count(key) != 0; }
+  bool has_cia() const { return has("CompositeImplicitAutograd"); }
+  // NativeFunction.is_abstract: not only CompositeImplicitAutograd(NestedTensor).
+  bool is_abstract() const;
+  bool is_abstract_for_autograd() const;
+  bool is_view_op(const std::set<std::string>& inplace_view_exceptions) const;
+  std::string name() const { return func.op_name(); }
+};
+
+struct DifferentiabilityInfo {
+  FunctionSchema func;
+  Location loc;
+  // derivatives.yaml `dispatch:` keys (Default when absent) -> has a real formula.
+  std::map<std::string, bool> keys;
+  bool has_derivatives() const {
+    for (const auto& [key, formula] : keys)
+      if (formula) return true;
+    return false;
+  }
+};
+
+struct TorchgenModel {
+  std::vector<NativeFunction> functions;  // YAML order, then generated variants
+  std::vector<DifferentiabilityInfo> derivatives;
+  bool has_derivatives_yaml = false;
+  std::set<std::string> valid_tags;
+  const NativeFunction* find(const std::string& op_name) const;
+};
+
+}  // namespace dispatchctl::torchgen

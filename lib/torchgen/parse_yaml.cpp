@@ -1,0 +1,252 @@
+// native_functions.yaml / tags.yaml / derivatives.yaml -> TorchgenModel,
+// refusing what torchgen's parser refuses with file:line.
+#include <yaml-cpp/yaml.h>
+
+#include <stdexcept>
+
+#include "torchgen/inputs.h"
+#include "util/errors.h"
+#include "util/suggest.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
+
+[[noreturn]] void fail(const std::string& file, int line, const std::string& message) {
+  throw InputError(file + ":" + std::to_string(line) + ": " + message);
+}
+
+YAML::Node load_yaml(const YamlSource& source) {
+  try {
+    YAML::Node root = YAML::Load(source.text);
+    if (!root.IsSequence() && !root.IsNull())
+      fail(source.path, line_of(root), "expected a YAML list of entries ('- func: ...')");
+    return root;
+  } catch (const YAML::ParserException& e) {
+    fail(source.path, e.mark.line + 1, "YAML syntax error: " + e.msg);
+  }
+}
+
+std::string scalar(const YAML::Node& node, const std::string& file, const std::string& field) {
+  if (!node.IsScalar()) fail(file, line_of(node), "'" + field + "' must be a string");
+  return node.Scalar();
+}
+
+bool boolean(const YAML::Node& node, const std::string& file, const std::string& field) {
+  const std::string s = node.IsScalar() ? node.Scalar() : "";
+  if (s == "True" || s == "true") return true;
+  if (s == "False" || s == "false") return false;
+  fail(file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'");
+}
+
+std::vector<std::string> split_list(const std::string& s, const std::string& sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find(sep, start);
+    std::string item = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    while (!item.empty() && item.front() == ' ') item.erase(0, 1);
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    if (!item.empty()) out.push_back(item);
+    if (end == std::string::npos) break;
+    start = end + sep.size();
+  }
+  return out;
+}
+
+FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
+  try {
+    return parse_function_schema(text);
+  } catch (const std::invalid_argument& e) {
+    fail(file, line, "malformed schema '" + text + "': " + e.what());
+  }
+}
+
+bool abstract_for(const std::set<std::string>& keys, bool delegate) {
+  if (delegate) return true;
+  for (const auto& k : keys)
+    if (k != "CompositeImplicitAutograd" && k != "CompositeImplicitAutogradNestedTensor") return true;
+  return keys.empty();
+}
+
+struct EntryParser {
+  const ParseOptions& options;
+  const std::string& file;
+  const std::set<std::string>& valid_tags;
+
+  std::string checked_key(const std::string& key, int line) const {
+    if (options.catalogue && !options.catalogue->find(key) && key != "Default") {
+      std::vector<std::string_view> names = options.catalogue->key_names();
+      fail(file, line, "unknown dispatch key '" + key + "'" + did_you_mean(key, names));
+    }
+    return key;
+  }
+
+  std::set<std::string> ignored_keys() const {
+    std::set<std::string> ignored = options.rules->gen_py_ignored_keys;
+    for (const auto& backend : options.build_backends) {
+      auto it = options.rules->backend_keys.find(backend);
+      if (it != options.rules->backend_keys.end())
+        for (const auto& k : it->second) ignored.erase(k);
+    }
+    return ignored;
+  }
+
+  void parse_tags(NativeFunction& f, const YAML::Node& node) const {
+    std::vector<std::string> tags;
+    if (node.IsSequence() && options.rules->tags_may_be_list) {
+      for (const auto& t : node) tags.push_back(scalar(t, file, "tags"));
+    } else {
+      tags = split_list(scalar(node, file, "tags"), ",");
+    }
+    for (const auto& t : tags) {
+      if (!valid_tags.empty() && !valid_tags.count(t)) {
+        std::vector<std::string_view> names(valid_tags.begin(), valid_tags.end());
+        fail(file, line_of(node), "illegal tag " + t + did_you_mean(t, names));
+      }
+      f.tags.insert(t);
+    }
+  }
+
+  NativeFunction parse(const YAML::Node& entry) const {
+    if (!entry.IsMap()) fail(file, line_of(entry), "expected an entry '- func: ...'");
+    NativeFunction f;
+    f.loc = {file, line_of(entry)};
+    std::vector<std::string_view> fields(options.rules->known_fields.begin(), options.rules->known_fields.end());
+    for (const auto& kv : entry) {
+      const std::string field = kv.first.Scalar();
+      if (!options.rules->known_fields.count(field))
+        fail(file, line_of(kv.first), "unknown field '" + field + "' in a native_functions.yaml entry" +
+                                          did_you_mean(field, fields));
+    }
+    if (!entry["func"]) fail(file, f.loc.line, "entry without 'func:'");
+    f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]));
+    if (auto n = entry["structured"]) f.structured = boolean(n, file, "structured");
+    if (auto n = entry["structured_delegate"]) f.structured_delegate = scalar(n, file, "structured_delegate");
+    if (auto n = entry["manual_cpp_binding"]) f.manual_cpp_binding = boolean(n, file, "manual_cpp_binding");
+    if (auto n = entry["manual_kernel_registration"])
+      f.manual_kernel_registration = boolean(n, file, "manual_kernel_registration");
+    if (auto n = entry["autogen"]) f.autogen = split_list(scalar(n, file, "autogen"), ", ");
+    if (auto n = entry["tags"]) parse_tags(f, n);
+    const std::set<std::string> ignored = ignored_keys();
+    if (auto d = entry["dispatch"]) {
+      if (!d.IsMap()) fail(file, line_of(d), "'dispatch' must map dispatch keys to kernel names");
+      f.dispatch_written = true;
+      for (const auto& kv : d) {
+        const int line = line_of(kv.first);
+        scalar(kv.second, file, "dispatch kernel");
+        for (const auto& key : split_list(kv.first.Scalar(), ",")) {
+          checked_key(key, line);
+          f.autograd_dispatch_keys.insert(key);
+          if (!ignored.count(key)) f.dispatch[key] = f.structured && options.rules->structured_keys.count(key);
+        }
+      }
+    } else if (!f.structured && !f.structured_delegate) {
+      f.dispatch["CompositeImplicitAutograd"] = false;
+      f.autograd_dispatch_keys.insert("CompositeImplicitAutograd");
+    }
+    if (entry["ufunc_inner_loop"]) {
+      if (!f.structured) fail(file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured");
+      for (const auto& key : options.rules->ufunc_keys) {
+        f.dispatch[key] = true;
+        f.autograd_dispatch_keys.insert(key);
+      }
+    }
+    return f;
+  }
+};
+
+std::set<std::string> parse_tags_yaml(const YamlSource& source) {
+  std::set<std::string> tags;
+  for (const auto& entry : load_yaml(source)) {
+    if (!entry.IsMap() || !entry["tag"]) fail(source.path, line_of(entry), "expected an entry '- tag: NAME'");
+    for (const auto& kv : entry)
+      if (kv.first.Scalar() != "tag" && kv.first.Scalar() != "desc")
+        fail(source.path, line_of(kv.first), "unknown field '" + kv.first.Scalar() + "' in a tags.yaml entry");
+    tags.insert(scalar(entry["tag"], source.path, "tag"));
+  }
+  return tags;
+}
+
+// A formula other than `non_differentiable` for an input (result: formulas are forward-mode only).
+bool has_formula(const YAML::Node& formulas) {
+  if (!formulas.IsMap()) return false;
+  for (const auto& kv : formulas) {
+    const std::string var = kv.first.Scalar();
+    if (var == "name" || var == "dispatch" || var == "output_differentiability" || var.rfind("result", 0) == 0)
+      continue;
+    if (!kv.second.IsScalar() || kv.second.Scalar() != "non_differentiable") return true;
+  }
+  return false;
+}
+
+std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, const EntryParser& keys) {
+  std::vector<DifferentiabilityInfo> infos;
+  for (const auto& entry : load_yaml(source)) {
+    if (!entry.IsMap() || !entry["name"]) fail(source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
+    DifferentiabilityInfo info;
+    info.loc = {source.path, line_of(entry)};
+    info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]));
+    if (auto d = entry["dispatch"]) {
+      if (!d.IsMap()) fail(source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
+      for (const auto& kv : d)
+        info.keys[keys.checked_key(kv.first.Scalar(), line_of(kv.first))] = has_formula(kv.second);
+    } else {
+      info.keys["Default"] = has_formula(entry);
+    }
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+}  // namespace
+
+TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options) {
+  TorchgenModel model;
+  if (inputs.tags) model.valid_tags = parse_tags_yaml(*inputs.tags);
+  EntryParser parser{options, inputs.native_functions.path, model.valid_tags};
+  std::map<std::string, int> seen;
+  for (const auto& entry : load_yaml(inputs.native_functions)) {
+    NativeFunction f = parser.parse(entry);
+    auto [it, fresh] = seen.emplace(f.name(), f.loc.line);
+    if (!fresh)
+      fail(f.loc.file, f.loc.line, "duplicate operator " + f.name() + " (first at line " + std::to_string(it->second) + ")");
+    model.functions.push_back(std::move(f));
+  }
+  if (inputs.derivatives) {
+    EntryParser key_checker{options, inputs.derivatives->path, model.valid_tags};
+    model.derivatives = parse_derivatives(*inputs.derivatives, key_checker);
+    model.has_derivatives_yaml = true;
+  }
+  return model;
+}
+
+bool NativeFunction::is_abstract() const {
+  if (generated) return generated_abstract;
+  std::set<std::string> keys;
+  for (const auto& [k, structured_kernel] : dispatch) keys.insert(k);
+  return abstract_for(keys, structured_delegate.has_value());
+}
+
+bool NativeFunction::is_abstract_for_autograd() const {
+  if (generated) return generated_abstract_for_autograd;
+  return abstract_for(autograd_dispatch_keys, structured_delegate.has_value());
+}
+
+bool NativeFunction::is_view_op(const std::set<std::string>& inplace_view_exceptions) const {
+  for (const auto& r : func.returns)
+    if (!r.annotation.empty() && !r.is_write()) return true;
+  if (tags.count("inplace_view") && !inplace_view_exceptions.count(name())) return true;
+  for (const auto& a : func.arguments)
+    if (a.is_wildcard()) return true;
+  return false;
+}
+
+const NativeFunction* TorchgenModel::find(const std::string& op_name) const {
+  for (const auto& f : functions)
+    if (f.name() == op_name) return &f;
+  return nullptr;
+}
+
+}  // namespace dispatchctl::torchgen

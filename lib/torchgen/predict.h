@@ -1,0 +1,53 @@
+// What each torchgen generator registers for a build (torchgen-rules.md §3):
+// Register<Key>, RegisterBackendSelect, RegisterFunctionalization,
+// VariableType, ADInplaceOrViewType, TraceType — every registration with the
+// YAML file:line and the rule that produced it.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "torchgen/model.h"
+#include "torchgen/release_rules.h"
+
+namespace dispatchctl::torchgen {
+
+struct PredictedRegistration {
+  std::string op;         // "aten::add.Tensor"
+  std::string key;        // as the registry names it: "CPU", "Autograd", "Tracer"
+  std::string rule;       // the rule of torchgen-rules.md: "dispatch-entry", "structured-meta" …
+  std::string generator;  // the generated file, e.g. "RegisterCPU.cpp", "VariableType.cpp"
+  Location loc;           // native_functions.yaml (or derivatives.yaml) entry
+};
+
+struct PredictedOperator {
+  std::string name;    // "aten::add.Tensor"
+  std::string schema;  // as the dispatcher prints it
+  Location loc;
+  bool generated = false;
+};
+
+struct Predictions {
+  std::vector<PredictedOperator> operators;
+  std::vector<PredictedRegistration> registrations;  // per operator in YAML order
+};
+
+// compiled_keys: the Register<Key>.cpp files the build links.
+std::set<std::string> compiled_keys(const ReleaseRules& rules, const std::set<std::string>& build_backends);
+// `model` must already hold the generated variants (add_generated_functions).
+Predictions predict(const TorchgenModel& model, const ReleaseRules& rules, const std::set<std::string>& compiled);
+
+// Parts of predict(), one per generator family (predict_*.cpp).
+void predict_backend_kernels(const TorchgenModel& model, const ReleaseRules& rules,
+                             const std::set<std::string>& compiled, std::vector<PredictedRegistration>& out);
+void predict_functionalization(const TorchgenModel& model, const ReleaseRules& rules,
+                               std::vector<PredictedRegistration>& out);
+void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
+                      std::vector<PredictedRegistration>& out);
+
+// The file a registration's debug text names is one torchgen generates
+// (Register<Key>[_N].cpp but not RegisterSchema.cpp, VariableType_N.cpp …).
+bool is_codegen_origin(std::string_view debug_text);
+
+}  // namespace dispatchctl::torchgen

@@ -1,0 +1,61 @@
+// What differs between the torchgen of two PyTorch releases
+// (torchgen-rules.md §7), as data: one table per release, like the key
+// catalogue. Code reads these fields; it never compares versions.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dispatchctl::torchgen {
+
+struct ReleaseRules {
+  std::string_view version;  // "2.14": matches 2.14.x
+  // Register<Key>.cpp compiled whatever the backends (Meta family, composites …).
+  std::set<std::string> always_compiled_keys;
+  // Keys each selectable backend adds (`--build-backends CPU,CUDA`).
+  std::map<std::string, std::set<std::string>> backend_keys;
+  std::set<std::string> gen_py_ignored_keys;  // dropped before anything else (no --mps/--xpu)
+  std::set<std::string> structured_keys;      // STRUCTURED_DISPATCH_KEYS
+  std::set<std::string> ufunc_keys;           // UFUNC_DISPATCH_KEYS
+  std::set<std::string> known_fields;         // native_functions.yaml entry fields
+  bool tags_may_be_list = false;              // else one ", "-separated string
+
+  // O2 generated variants.
+  // `set_` (tag inplace_view) is "treated as a normal inplace op in the codegen":
+  // its groups get variants and functionalization treats it as mutating.
+  bool set_is_not_a_view = false;
+  bool cia_groups_generate_if_core = false;
+  bool prefer_mutable_base = false;      // base op mutable > inplace (else inplace > mutable)
+  std::set<std::string> out_ops_not_grouped;      // lone out= ops torchgen tolerates
+  std::set<std::string> inplace_ops_not_grouped;  // polygamma_
+
+  // Views (NativeFunction.is_view_op): inplace_view ops that are not views.
+  std::set<std::string> inplace_view_not_views;
+
+  // RegisterFunctionalization.
+  bool functionalize_all_cia = false;
+  std::set<std::string> functionalize_handwritten_groups;  // whole group skipped (lift, resize_)
+  std::set<std::string> functionalize_handwritten_ops;     // lift_fresh
+  std::set<std::string> functionalize_skipped_groups;      // set_.source_Tensor
+  std::set<std::string> mutable_ops_not_using_functionalization;
+
+  // RegisterBackendSelect.cpp's template registers these by hand.
+  std::set<std::string> backend_select_template_ops;
+
+  // tools/autograd.
+  std::set<std::string> manual_autograd;  // MANUAL_AUTOGRAD = MANUAL_TRACER
+  std::set<std::string> view_functions;   // VIEW_FUNCTIONS ∪ RETURNS_VIEWS_OF_INPUT
+
+  bool dimname_prints_as_str = false;
+  // Operators the RegisterSchema.cpp template defines by hand (get_gradients).
+  std::set<std::string> schema_template_ops = {"aten::get_gradients"};
+};
+
+// nullptr when no table matches the release ("2.14.1" -> the 2.14 table).
+const ReleaseRules* rules_for_release(std::string_view version);
+std::string supported_rule_releases();
+
+}  // namespace dispatchctl::torchgen

@@ -1,0 +1,139 @@
+// O2: native_function_generation.add_generated_native_functions — the out=
+// and functional variants torchgen adds so that every mutating op sits in a
+// (functional, inplace, mutable, out=) group.
+#include <map>
+
+#include "torchgen/grouping.h"
+#include "torchgen/inputs.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+std::string out_overload(const std::string& overload) { return overload.empty() ? "out" : overload + "_out"; }
+
+// generate_out_args_from_schema: out arguments for the tensor-like returns.
+void add_out_args_from_returns(const FunctionSchema& from, FunctionSchema& to) {
+  std::set<char> used;
+  for (const auto& a : from.arguments)
+    if (!a.annotation.empty()) used.insert(a.annotation.front());
+  std::string valid;
+  for (char c = 'a'; c <= 'z'; ++c)
+    if (!used.count(c)) valid += c;
+  bool all_tensors = true;
+  for (const auto& r : from.returns) all_tensors = all_tensors && r.type == "Tensor";
+  to.returns.clear();
+  for (size_t i = 0; i < from.returns.size(); ++i) {
+    const auto& r = from.returns[i];
+    if (!type_is_tensor_like(r.type)) {
+      to.returns.push_back(r);
+      continue;
+    }
+    SchemaArgument out;
+    out.name = from.returns.size() == 1 ? "out" : "out" + std::to_string(i);
+    out.type = r.type;
+    out.annotation = std::string(1, valid[i]) + "!";
+    out.kwarg_only = out.out = true;
+    to.arguments.push_back(out);
+    if (all_tensors) to.returns.push_back({out.type, out.annotation, ""});
+  }
+}
+
+FunctionSchema out_schema(const FunctionSchema& base) {
+  FunctionSchema out;
+  switch (base.kind()) {
+    case SchemaKind::Inplace: {  // self_to_out_signature
+      out = base;
+      SchemaArgument extra;
+      for (auto& a : out.arguments)
+        if (!a.kwarg_only && a.name == "self") {
+          extra = a;
+          a.annotation.clear();
+        }
+      extra.name = "out";
+      extra.default_value.reset();
+      extra.kwarg_only = extra.out = true;
+      out.arguments.push_back(extra);
+      break;
+    }
+    case SchemaKind::Mutable:  // mutable_to_out_signature
+      out = base;
+      add_out_args_from_returns(base, out);
+      break;
+    default: {  // functional_to_out_signature
+      out = base.signature();
+      out.name = base.name;
+      add_out_args_from_returns(base, out);
+      break;
+    }
+  }
+  out.ns = base.ns;
+  out.name.inplace = false;
+  out.name.functional_overload = false;
+  out.overload = out_overload(base.overload);
+  return out;
+}
+
+FunctionSchema functional_schema(const FunctionSchema& base) {
+  FunctionSchema f = base.signature(false, true);
+  f.name.functional_overload = base.kind() == SchemaKind::Mutable;
+  f.overload = base.overload;
+  return f;
+}
+
+NativeFunction generated_from(const NativeFunction& base, FunctionSchema schema) {
+  NativeFunction f;
+  f.func = std::move(schema);
+  f.loc = base.loc;
+  f.dispatch["CompositeExplicitAutograd"] = false;
+  f.autograd_dispatch_keys = {"CompositeExplicitAutograd"};
+  f.dispatch_written = true;
+  f.tags = {"generated"};
+  if (base.tags.count("nondeterministic_seeded")) f.tags.insert("nondeterministic_seeded");
+  f.generated = true;
+  f.generated_abstract = base.is_abstract();
+  f.generated_abstract_for_autograd = base.is_abstract_for_autograd();
+  return f;
+}
+
+}  // namespace
+
+void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules) {
+  const std::vector<SignatureGroup> groups = group_by_signature(model.functions);
+  std::vector<NativeFunction> added;
+  for (const auto& group : groups) {
+    auto member = [&](SchemaKind k) -> const NativeFunction* {
+      auto it = group.members.find(k);
+      return it == group.members.end() ? nullptr : &model.functions[it->second];
+    };
+    const NativeFunction* functional = member(SchemaKind::Functional);
+    const NativeFunction* inplace = member(SchemaKind::Inplace);
+    const NativeFunction* mutable_op = member(SchemaKind::Mutable);
+    const NativeFunction* out = member(SchemaKind::Out);
+    if (!functional && !inplace && !mutable_op && !out) continue;
+    bool manual = true, view = false, cia = true, core = false;
+    for (const auto& [kind, index] : group.members) {
+      const NativeFunction& f = model.functions[index];
+      manual = manual && f.manual_cpp_binding;
+      const bool exempt_set = rules.set_is_not_a_view && f.func.name.to_string() == "set_";
+      view = view || (f.is_view_op(rules.inplace_view_not_views) && !exempt_set);
+      cia = cia && f.has_cia();
+      core = core || f.tags.count("core");
+    }
+    if (manual || view || (cia && !(rules.cia_groups_generate_if_core && core))) continue;
+    if (out && group.members.size() == 1) continue;  // a lone out= op (torchgen refuses others)
+    if (inplace && rules.inplace_ops_not_grouped.count(inplace->name())) continue;
+    const NativeFunction* base = rules.prefer_mutable_base
+                                     ? (mutable_op ? mutable_op : inplace ? inplace : out ? out : functional)
+                                     : (inplace ? inplace : mutable_op ? mutable_op : out ? out : functional);
+    bool base_valid = base->func.kind() == SchemaKind::Inplace;
+    for (const auto& r : base->func.returns) base_valid = base_valid || type_is_tensor_like(r.type);
+    bool needs_out = false;
+    for (const auto& name : base->autogen) needs_out = needs_out || name.find("out") != std::string::npos;
+    const bool gets_out = !out && base_valid && needs_out;
+    if (gets_out) added.push_back(generated_from(*base, out_schema(base->func)));
+    if (!functional && (out || gets_out)) added.push_back(generated_from(*base, functional_schema(base->func)));
+  }
+  for (auto& f : added) model.functions.push_back(std::move(f));
+}
+
+}  // namespace dispatchctl::torchgen

@@ -1,0 +1,92 @@
+// torchgen predictions against the real registries (torchgen-rules.md
+// headline): every codegen registration of 2.14.1, every schema text, and
+// 1.13.1 without its derivatives.yaml.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+
+#include "registry/sources.h"
+#include "torchgen/apply.h"
+#include "torchgen_support.h"
+
+using namespace dispatchctl;
+using namespace dispatchctl::torchgen;
+
+namespace {
+
+using Pair = std::pair<std::string, std::string>;  // operator, key
+
+std::set<Pair> real_codegen(const Registry& registry) {
+  std::set<Pair> out;
+  for (const auto& op : registry.operators())
+    for (const auto& k : op.registrations)
+      if (is_codegen_origin(k.debug)) out.emplace(op.name, registry.catalogue().name(k.key));
+  return out;
+}
+
+std::set<Pair> predicted_pairs(const Predictions& p) {
+  std::set<Pair> out;
+  for (const auto& r : p.registrations) out.emplace(r.op, r.key);
+  return out;
+}
+
+std::string sample(const std::set<Pair>& a, const std::set<Pair>& b) {
+  std::string s;
+  int n = 0;
+  for (const auto& x : a)
+    if (!b.count(x) && n++ < 12) s += "  " + x.first + " @ " + x.second + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("torchgen 2.14.1: predicted codegen registrations equal the real registry's, key by key") {
+  auto registry = load_registry({"builtin:2.14.1"});
+  const Predictions p = test::predict_release("2.14.1");
+  const auto real = real_codegen(*registry);
+  const auto predicted = predicted_pairs(p);
+  CHECK(real.size() == 12883);
+  CHECK_MESSAGE(predicted == real, "missed:\n" << sample(real, predicted) << "extra:\n" << sample(predicted, real));
+}
+
+TEST_CASE("torchgen 2.14.1: every torchgen operator's schema prints as the dispatcher prints it") {
+  auto registry = load_registry({"builtin:2.14.1"});
+  const Predictions p = test::predict_release("2.14.1");
+  std::map<std::string, std::string> real;
+  for (const auto& op : registry->operators())
+    if (op.schema && op.schema->debug.find("RegisterSchema.cpp") != std::string::npos && op.name != "aten::get_gradients")
+      real[op.name] = op.schema->text;
+  std::map<std::string, std::string> predicted;
+  for (const auto& op : p.operators) predicted[op.name] = op.schema;
+  CHECK(real.size() == 3103);
+  std::string diff;
+  for (const auto& [name, text] : real)
+    if (predicted[name] != text && diff.size() < 2000) diff += "real " + text + "\npred " + predicted[name] + "\n";
+  for (const auto& [name, text] : predicted)
+    if (!real.count(name) && diff.size() < 2000) diff += "extra " + name + "\n";
+  CHECK_MESSAGE(diff.empty(), diff);
+}
+
+TEST_CASE("torchgen 1.13.1 without derivatives.yaml: at least 12,636 of 12,652 codegen registrations") {
+  auto registry = load_registry({"builtin:1.13.1"});
+  const Predictions p = test::predict_release("1.13.1");
+  const auto real = real_codegen(*registry);
+  const auto predicted = predicted_pairs(p);
+  size_t hit = 0;
+  for (const auto& x : real) hit += predicted.count(x);
+  CHECK(real.size() == 12652);
+  CHECK_MESSAGE(hit >= 12636, "missed:\n" << sample(real, predicted));
+  size_t false_positives = predicted.size() - hit;
+  CHECK_MESSAGE(false_positives <= 1, "extra:\n" << sample(predicted, real));
+  std::map<std::string, std::string> schemas;
+  for (const auto& op : p.operators) schemas[op.name] = op.schema;
+  size_t schema_equal = 0, torchgen_ops = 0;
+  for (const auto& op : registry->operators())
+    if (op.schema && op.schema->debug.find("RegisterSchema.cpp") != std::string::npos && op.name != "aten::get_gradients") {
+      ++torchgen_ops;
+      schema_equal += schemas[op.name] == op.schema->text;
+    }
+  CHECK(torchgen_ops == 2952);
+  CHECK(schema_equal == torchgen_ops);
+}
