@@ -3,6 +3,7 @@
 #include "builtin/builtin.h"
 #include "registry/manifest.h"
 #include "registry/torch_dump.h"
+#include "torchgen/apply.h"
 #include "util/file_io.h"
 
 namespace dispatchctl {
@@ -84,6 +85,17 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
       registry->sources.push_back(source);
       continue;
     }
+    // --- torchgen (issue 12): `torchgen:PATH`; to move into the typed -m loader ---
+    if (source.rfind(torchgen::k_torchgen_prefix, 0) == 0) {
+      if (!registry) {
+        registry = std::make_unique<Registry>(catalogue_for(torchgen::TorchgenOptions{}.release, source));
+        registry->torch_version = torchgen::TorchgenOptions{}.release;
+      }
+      const std::string path = source.substr(torchgen::k_torchgen_prefix.size());
+      torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(path), {});
+      continue;
+    }
+    // --- end torchgen ---
     const std::string text = read_input_file(source);
     ManifestDocument manifest = read_manifest(text, source);
     if (!registry) {

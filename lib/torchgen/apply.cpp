@@ -22,7 +22,8 @@ Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalog
                      std::string(catalogue.version()));
   Kernel k;
   k.key = *key;
-  k.debug = "registered at " + r.loc.to_string() + " [torchgen " + r.rule + ", " + r.generator + "]";
+  // What PyTorch's build would print is the generated file; the YAML line is the origin.
+  k.debug = "registered at " + r.generator + " (torchgen rule " + r.rule + ")";
   k.origin = Origin{r.loc.file, r.rule, r.loc.line};
   return k;
 }
@@ -30,7 +31,7 @@ Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalog
 Schema predicted_schema(const PredictedOperator& op) {
   Schema s;
   s.text = op.schema;
-  s.debug = "registered at " + op.loc.to_string() + " [torchgen]";
+  s.debug = "registered at RegisterSchema.cpp (torchgen)";
   s.alias_analysis = "FROM_SCHEMA";
   s.origin = Origin{op.loc.file, op.generated ? "generated variant" : "func", op.loc.line};
   return s;

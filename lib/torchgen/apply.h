@@ -13,6 +13,8 @@
 
 namespace dispatchctl::torchgen {
 
+constexpr std::string_view k_torchgen_prefix = "torchgen:";
+
 struct TorchgenOptions {
   std::set<std::string> build_backends = {"CPU"};
   // Release whose rules apply when the registry names none (an empty registry).

@@ -1,0 +1,65 @@
+// `-m builtin:2.14.1 -m torchgen:DIR`: the YAML's predictions replace the
+// built-in's codegen registrations; hand-written C++ and Python stay.
+#include <doctest/doctest.h>
+
+#include "registry/sources.h"
+#include "table/table.h"
+#include "torchgen_support.h"
+
+using namespace dispatchctl;
+
+namespace {
+
+// A row as (runtime key -> tag, registering key): the debug text of a
+// predicted kernel names the YAML, not PyTorch's generated file.
+std::vector<std::tuple<Key, Rule, Key>> row_shape(const Registry& registry, const Operator& op) {
+  std::vector<std::tuple<Key, Rule, Key>> out;
+  for (const Row& row : compute_table(registry, op)) out.emplace_back(row.key, row.rule, row.provider);
+  return out;
+}
+
+size_t identical_tables(const Registry& expected, const Registry& actual, std::string& first_difference) {
+  size_t identical = 0;
+  for (const Operator& op : expected.operators()) {
+    const Operator* other = actual.find(op.name);
+    if (other && row_shape(expected, op) == row_shape(actual, *other)) ++identical;
+    else if (first_difference.empty()) first_difference = op.name;
+  }
+  return identical;
+}
+
+}  // namespace
+
+TEST_CASE("torchgen over builtin:2.14.1: every table keeps its rows, codegen rows name the YAML") {
+  const std::string dir = test::torchgen_dir("2.14.1");
+  auto builtin = load_registry({"builtin:2.14.1"});
+  auto layered = load_registry({"builtin:2.14.1", "torchgen:" + dir});
+  CHECK(layered->operators().size() == builtin->operators().size());
+  std::string first_difference;
+  CHECK_MESSAGE(identical_tables(*builtin, *layered, first_difference) == 3640, first_difference);
+
+  const Operator* add = layered->find("aten::add.Tensor");
+  REQUIRE(add != nullptr);
+  const Kernel* cpu = add->active(*layered->catalogue().find("CPU"));
+  REQUIRE(cpu != nullptr);
+  CHECK(cpu->origin.file == dir + "/native_functions.yaml.gz");
+  CHECK(cpu->origin.line == 541);  // `- func: add.Tensor(...)` in 2.14.1's YAML
+  CHECK(cpu->origin.pointer == "structured-backend");
+  CHECK(add->schema->origin.file == dir + "/native_functions.yaml.gz");
+  // Hand-written kernels stay: Python's Meta kernel still wins over the C++ one.
+  const Kernel* meta = add->active(*layered->catalogue().find("Meta"));
+  REQUIRE(meta != nullptr);
+  CHECK(meta->debug.find("_meta_registrations.py") != std::string::npos);
+}
+
+TEST_CASE("torchgen with no base registry: the predictions alone") {
+  auto alone = load_registry({"torchgen:" + test::torchgen_dir("2.14.1")});
+  CHECK(alone->torch_version == "2.14.1");
+  CHECK(alone->operators().size() == 3103);
+  const Operator* add = alone->find("aten::add.Tensor");
+  REQUIRE(add != nullptr);
+  size_t kernels = 0;
+  for (const Operator& op : alone->operators()) kernels += op.registrations.size();
+  CHECK(kernels == 12883);
+  CHECK(alone->fallbacks().empty());
+}
