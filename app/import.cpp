@@ -2,6 +2,7 @@
 #include "common.h"
 #include "registry/manifest.h"
 #include "registry/sources.h"
+#include "torchgen/apply.h"
 #include "util/file_io.h"
 
 namespace dispatchctl::cli {
@@ -28,10 +29,63 @@ struct ImportCommand {
     return 0;
   }
 };
+// dispatchctl import torchgen: what torchgen would register, as a manifest.
+struct TorchgenImportCommand {
+  std::string path;
+  RegistryOptions base;
+  std::string build_backends = "CPU";
+  std::string output;
+
+  int run() const {
+    // The base only names the release (its catalogue and torchgen rules).
+    const auto base_registry = open_registry(base);
+    Registry registry(base_registry->catalogue());
+    registry.torch_version = base_registry->torch_version;
+    torchgen::TorchgenOptions options;
+    options.build_backends = torchgen::parse_build_backends(build_backends, registry.torch_version);
+    options.release = registry.torch_version;
+    torchgen::apply_torchgen(registry, torchgen::read_torchgen_inputs(path), options);
+    const std::string manifest = write_manifest(registry, registry.torch_version);
+    if (output.empty() || output == "-") write_stdout(manifest);
+    else write_file_atomically(output, manifest);
+    size_t kernels = 0;
+    for (const auto& op : registry.operators()) kernels += op.registrations.size();
+    std::fprintf(stderr, "predicted %zu operators, %zu kernels for PyTorch %s (backends %s)%s\n",
+                 registry.operators().size(), kernels, registry.torch_version.c_str(), build_backends.c_str(),
+                 output.empty() || output == "-" ? "" : (" into " + output).c_str());
+    return 0;
+  }
+};
+
+void setup_import_torchgen(CLI::App* import, int& exit_code) {
+  auto command = std::make_shared<TorchgenImportCommand>();
+  CLI::App* sub = import->add_subcommand(
+      "torchgen", "Write the registrations torchgen generates from native_functions.yaml as a manifest");
+  sub->footer(
+      "PATH is a PyTorch checkout (aten/src/ATen/native/ and tools/autograd/), a folder holding "
+      "native_functions.yaml, tags.yaml and derivatives.yaml, or native_functions.yaml itself "
+      "(.gz read directly). Each kernel's origin is its YAML file:line and torchgen rule "
+      "(shared/design/torchgen-rules.md). The release's rules and key catalogue come from -m "
+      "(default builtin:2.14.1); hand-written C++ and Python registrations are not in the output "
+      "(layer it with -m builtin:VERSION -m torchgen:PATH for full tables).\n"
+      "Examples:\n"
+      "  dispatchctl import torchgen ~/pytorch -o predicted.json\n"
+      "  dispatchctl import torchgen native_functions.yaml.gz -m builtin:1.13.1 -o old.json\n"
+      "  dispatchctl import torchgen ~/pytorch --build-backends CPU,CUDA -o cuda_build.json");
+  sub->add_option("PATH", command->path, "PyTorch checkout, YAML folder or native_functions.yaml")->required();
+  add_registry_options(sub, command->base);
+  sub->add_option("--build-backends", command->build_backends,
+                  "Backends the build compiles Register<Key>.cpp for (default CPU, as Debian's build)")
+      ->type_name("LIST");
+  sub->add_option("-o,--output", command->output, "Manifest to write (default: stdout); written atomically")
+      ->type_name("FILE");
+  sub->callback([command, &exit_code] { exit_code = command->run(); });
+}
+
 }  // namespace
 
 void setup_import(CLI::App& app, int& exit_code) {
-  CLI::App* import = app.add_subcommand("import", "Convert PyTorch's own dump text into a manifest");
+  CLI::App* import = app.add_subcommand("import", "Convert PyTorch's dump text or torchgen's YAML into a manifest");
   import->require_subcommand(1);
   auto command = std::make_shared<ImportCommand>();
   CLI::App* sub = import->add_subcommand(
@@ -53,6 +107,7 @@ void setup_import(CLI::App& app, int& exit_code) {
   sub->add_option("-o,--output", command->output, "Manifest to write (default: stdout); written atomically")
       ->type_name("FILE");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
+  setup_import_torchgen(import, exit_code);
 }
 
 }  // namespace dispatchctl::cli

@@ -22,8 +22,10 @@ Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalog
                      std::string(catalogue.version()));
   Kernel k;
   k.key = *key;
-  // What PyTorch's build would print is the generated file; the YAML line is the origin.
-  k.debug = "registered at " + r.generator + " (torchgen rule " + r.rule + ")";
+  // The YAML line goes into the debug text too, so a written manifest keeps it.
+  const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
+  k.debug = "registered at " + yaml + ":" + std::to_string(r.loc.line) + " [torchgen " + r.rule + ", " +
+            r.generator + "]";
   k.origin = Origin{r.loc.file, r.rule, r.loc.line};
   return k;
 }
