@@ -4,6 +4,7 @@
 #include "registry/manifest.h"
 #include "registry/torch_dump.h"
 #include "torchgen/apply.h"
+#include "torchgen/backend_yaml.h"
 #include "util/file_io.h"
 
 namespace dispatchctl {
@@ -93,6 +94,13 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
       }
       const std::string path = source.substr(torchgen::k_torchgen_prefix.size());
       torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(path), {});
+      continue;
+    }
+    if (source.rfind(torchgen::k_torchgen_backend_prefix, 0) == 0) {
+      // A backend YAML names operators of PyTorch: alone, it goes over the default registry.
+      if (!registry) registry = load_registry({std::string(k_default_registry)}, only);
+      const std::string path = source.substr(torchgen::k_torchgen_backend_prefix.size());
+      torchgen::apply_backend_yaml(*registry, {path, read_input_file(path)}, only);
       continue;
     }
     // --- end torchgen ---

@@ -1,0 +1,124 @@
+#include "torchgen/backend_yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "util/errors.h"
+#include "util/suggest.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+// gen_backend_stubs.parse_backend_yaml's keys (valid_keys plus the ones it pops).
+const std::vector<std::string_view> k_valid_keys = {
+    "backend", "class_name", "cpp_namespace", "extra_headers", "supported", "autograd", "full_codegen",
+    "non_native", "ir_gen", "symint", "use_out_as_primary", "device_guard"};
+
+int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
+
+[[noreturn]] void fail(const std::string& file, int line, const std::string& message) {
+  throw InputError(file + ":" + std::to_string(line) + ": " + message);
+}
+
+struct BackendYamlReader {
+  const YamlSource& source;
+  const Registry& registry;
+  const OperatorFilter& only;
+  std::vector<std::string_view> op_names;
+
+  std::vector<std::pair<std::string, int>> op_list(const YAML::Node& root, const char* field) {
+    std::vector<std::pair<std::string, int>> ops;
+    const YAML::Node list = root[field];
+    if (!list || list.IsNull()) return ops;
+    if (!list.IsSequence())
+      fail(source.path, line_of(list), std::string("expected \"") + field + "\" to be a list");
+    for (const auto& item : list) {
+      if (!item.IsScalar()) fail(source.path, line_of(item), std::string("expected an operator name in \"") + field + "\"");
+      const std::string name = "aten::" + item.Scalar();
+      if (only && !only(name)) continue;
+      if (!registry.find(name)) {
+        if (op_names.empty())
+          for (const auto& op : registry.operators()) op_names.push_back(op.name);
+        fail(source.path, line_of(item),
+             "Found an invalid operator name: " + item.Scalar() + did_you_mean(name, op_names));
+      }
+      ops.emplace_back(name, line_of(item));
+    }
+    return ops;
+  }
+
+  std::string key_named(const std::string& name, int line, const std::string& message) const {
+    const auto key = registry.catalogue().find(name);
+    if (!key || !registry.catalogue().is_runtime(*key)) fail(source.path, line, message);
+    return name;
+  }
+};
+
+YAML::Node load(const YamlSource& source) {
+  try {
+    YAML::Node root = YAML::Load(source.text);
+    if (!root.IsMap()) fail(source.path, line_of(root), "expected a YAML mapping with 'backend:' and 'supported:'");
+    return root;
+  } catch (const YAML::ParserException& e) {
+    fail(source.path, e.mark.line + 1, "YAML syntax error: " + e.msg);
+  }
+}
+
+}  // namespace
+
+std::vector<PredictedRegistration> parse_backend_yaml(const YamlSource& source, const Registry& registry,
+                                                      const OperatorFilter& only) {
+  const YAML::Node root = load(source);
+  for (const auto& kv : root) {
+    const std::string key = kv.first.Scalar();
+    bool known = false;
+    for (auto v : k_valid_keys) known = known || v == key;
+    if (!known) {
+      std::string list;
+      for (auto v : k_valid_keys) list += (list.empty() ? "" : ", ") + std::string(v);
+      fail(source.path, line_of(kv.first), "contains unexpected keys: " + key + did_you_mean(key, k_valid_keys) +
+                                               " Only the following keys are supported: " + list);
+    }
+  }
+  const YAML::Node backend_node = root["backend"];
+  if (!backend_node || !backend_node.IsScalar())
+    fail(source.path, line_of(root), "You must provide a value for \"backend\"");
+  if (!root["cpp_namespace"]) fail(source.path, line_of(root), "You must provide a value for \"cpp_namespace\"");
+  const std::string backend = backend_node.Scalar();
+
+  BackendYamlReader reader{source, registry, only, {}};
+  auto forward = reader.op_list(root, "supported");
+  for (auto& op : reader.op_list(root, "full_codegen")) forward.push_back(op);
+  const auto backward = reader.op_list(root, "autograd");
+
+  std::vector<PredictedRegistration> out;
+  const std::string generator = "Register" + backend + ".cpp";
+  if (!forward.empty()) {
+    const std::string key = reader.key_named(
+        backend, line_of(backend_node),
+        "The provided value for \"backend\" must be a valid DispatchKey, but got " + backend + ".");
+    for (const auto& [op, line] : forward) out.push_back({op, key, "backend-supported", generator, {source.path, line}});
+  }
+  if (!backward.empty()) {
+    const std::string key = reader.key_named(
+        "Autograd" + backend, line_of(root["autograd"]),
+        "The \"autograd\" key was specified, which indicates that you would like to override the behavior of "
+        "autograd for some operators on your backend. However \"Autograd" + backend + "\" is not a valid DispatchKey.");
+    for (const auto& [op, line] : backward) out.push_back({op, key, "backend-autograd", generator, {source.path, line}});
+  }
+  return out;
+}
+
+void apply_backend_yaml(Registry& registry, const YamlSource& source, const OperatorFilter& only) {
+  for (const auto& r : parse_backend_yaml(source, registry, only)) {
+    Kernel k;
+    k.key = *registry.catalogue().find(r.key);
+    const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
+    k.debug = "registered at " + yaml + ":" + std::to_string(r.loc.line) + " [torchgen " + r.rule + ", " +
+              r.generator + "]";
+    k.origin = Origin{r.loc.file, r.rule, r.loc.line};
+    registry.impl(r.op, k);
+  }
+  registry.sources.push_back(std::string(k_torchgen_backend_prefix) + source.path);
+}
+
+}  // namespace dispatchctl::torchgen
