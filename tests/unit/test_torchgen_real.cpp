@@ -90,3 +90,24 @@ TEST_CASE("torchgen 1.13.1 without derivatives.yaml: at least 12,636 of 12,652 c
   CHECK(torchgen_ops == 2952);
   CHECK(schema_equal == torchgen_ops);
 }
+
+TEST_CASE("torchgen: registrations each rule explains, as torchgen-rules.md §3 counts them") {
+  auto counts = [](const Predictions& p) {
+    std::map<std::string, int> c;
+    for (const auto& r : p.registrations) c[r.rule]++;
+    return c;
+  };
+  const std::map<std::string, int> expected_2_14 = {
+      {"dispatch-entry", 1981}, {"default-cia", 651}, {"structured-backend", 664}, {"structured-meta", 666},
+      {"structured-ceanf", 388}, {"inplace-meta", 37}, {"generated-cea", 518}, {"backend-select", 81},
+      {"functionalize-mutating", 1225}, {"functionalize-view", 100}, {"autograd", 2362},
+      {"autograd-dispatch-key", 27}, {"ad-inplace-or-view", 1095}, {"tracer", 3088}};
+  CHECK(counts(test::predict_release("2.14.1")) == expected_2_14);
+  // 1.13.1 has no derivatives.yaml: every autograd kernel goes on Autograd (16 missed, 1 extra).
+  const std::map<std::string, int> expected_1_13 = {
+      {"dispatch-entry", 1421}, {"default-cia", 841}, {"structured-backend", 650}, {"structured-meta", 650},
+      {"structured-ceanf", 380}, {"inplace-meta", 34}, {"generated-cea", 459}, {"backend-select", 80},
+      {"backend-select-template", 2}, {"functionalize-mutating", 1388}, {"functionalize-view", 110},
+      {"functionalize-cia", 528}, {"autograd", 2098}, {"ad-inplace-or-view", 1059}, {"tracer", 2937}};
+  CHECK(counts(test::predict_release("1.13.1")) == expected_1_13);
+}

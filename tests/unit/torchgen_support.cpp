@@ -15,3 +15,23 @@ torchgen::Predictions predict_release(const std::string& version) {
 }
 
 }  // namespace dispatchctl::test
+
+namespace dispatchctl::test {
+
+torchgen::Predictions predict_yaml(const std::string& native_functions, const std::string& derivatives,
+                                   const std::string& version, const std::set<std::string>& backends) {
+  torchgen::TorchgenInputs inputs{{"native_functions.yaml", native_functions}, torchgen_inputs(version).tags, {}};
+  if (!derivatives.empty()) inputs.derivatives = torchgen::YamlSource{"derivatives.yaml", derivatives};
+  torchgen::TorchgenOptions options;
+  options.build_backends = backends;
+  return torchgen::predict_from_inputs(inputs, *Catalogue::for_version(version), options);
+}
+
+std::map<std::string, std::string> rules_of(const torchgen::Predictions& p, const std::string& op) {
+  std::map<std::string, std::string> out;
+  for (const auto& r : p.registrations)
+    if (r.op == "aten::" + op) out[r.key] = r.rule;
+  return out;
+}
+
+}  // namespace dispatchctl::test
