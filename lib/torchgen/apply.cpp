@@ -22,10 +22,10 @@ Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalog
                      std::string(catalogue.version()));
   Kernel k;
   k.key = *key;
-  // The YAML line goes into the debug text too, so a written manifest keeps it.
+  // No YAML line in the debug text: `diff` compares it, and an edit above an
+  // op must not change the op's rows. The origin keeps file:line.
   const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
-  k.debug = "registered at " + yaml + ":" + std::to_string(r.loc.line) + " [torchgen " + r.rule + ", " +
-            r.generator + "]";
+  k.debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";
   k.origin = Origin{r.loc.file, r.rule, r.loc.line};
   return k;
 }

@@ -113,8 +113,7 @@ void apply_backend_yaml(Registry& registry, const YamlSource& source, const Oper
     Kernel k;
     k.key = *registry.catalogue().find(r.key);
     const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
-    k.debug = "registered at " + yaml + ":" + std::to_string(r.loc.line) + " [torchgen " + r.rule + ", " +
-              r.generator + "]";
+    k.debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";  // line in origin
     k.origin = Origin{r.loc.file, r.rule, r.loc.line};
     registry.impl(r.op, k);
   }
