@@ -63,10 +63,23 @@ YAML::Node load(const YamlSource& source) {
   }
 }
 
+std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const Registry& registry,
+                                                 const OperatorFilter& only);
+
 }  // namespace
 
 std::vector<PredictedRegistration> parse_backend_yaml(const YamlSource& source, const Registry& registry,
                                                       const OperatorFilter& only) {
+  try {
+    return parse_checked(source, registry, only);
+  } catch (const YAML::Exception& e) {
+    fail(source.path, e.mark.line + 1, "unexpected YAML: " + e.msg);
+  }
+}
+
+namespace {
+std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const Registry& registry,
+                                                 const OperatorFilter& only) {
   const YAML::Node root = load(source);
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
@@ -107,6 +120,7 @@ std::vector<PredictedRegistration> parse_backend_yaml(const YamlSource& source, 
   }
   return out;
 }
+}  // namespace
 
 void apply_backend_yaml(Registry& registry, const YamlSource& source, const OperatorFilter& only) {
   for (const auto& r : parse_backend_yaml(source, registry, only)) {

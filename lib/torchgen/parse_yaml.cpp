@@ -200,23 +200,36 @@ std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, c
   return infos;
 }
 
+// yaml-cpp's other exceptions (a conversion of an odd node) as one InputError line.
+template <class F>
+auto guarded(const std::string& file, F&& parse) {
+  try {
+    return parse();
+  } catch (const YAML::Exception& e) {
+    fail(file, e.mark.line + 1, "unexpected YAML: " + e.msg);
+  }
+}
+
 }  // namespace
 
 TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options) {
   TorchgenModel model;
-  if (inputs.tags) model.valid_tags = parse_tags_yaml(*inputs.tags);
+  if (inputs.tags) model.valid_tags = guarded(inputs.tags->path, [&] { return parse_tags_yaml(*inputs.tags); });
   EntryParser parser{options, inputs.native_functions.path, model.valid_tags};
-  std::map<std::string, int> seen;
-  for (const auto& entry : load_yaml(inputs.native_functions)) {
-    NativeFunction f = parser.parse(entry);
-    auto [it, fresh] = seen.emplace(f.name(), f.loc.line);
-    if (!fresh)
-      fail(f.loc.file, f.loc.line, "duplicate operator " + f.name() + " (first at line " + std::to_string(it->second) + ")");
-    model.functions.push_back(std::move(f));
-  }
+  guarded(inputs.native_functions.path, [&] {
+    std::map<std::string, int> seen;
+    for (const auto& entry : load_yaml(inputs.native_functions)) {
+      NativeFunction f = parser.parse(entry);
+      auto [it, fresh] = seen.emplace(f.name(), f.loc.line);
+      if (!fresh)
+        fail(f.loc.file, f.loc.line, "duplicate operator " + f.name() + " (first at line " + std::to_string(it->second) + ")");
+      model.functions.push_back(std::move(f));
+    }
+    return 0;
+  });
   if (inputs.derivatives) {
     EntryParser key_checker{options, inputs.derivatives->path, model.valid_tags};
-    model.derivatives = parse_derivatives(*inputs.derivatives, key_checker);
+    model.derivatives = guarded(inputs.derivatives->path, [&] { return parse_derivatives(*inputs.derivatives, key_checker); });
     model.has_derivatives_yaml = true;
   }
   return model;

@@ -70,7 +70,7 @@ std::vector<std::string> list_items(std::string_view text) {
 }
 
 std::string print_default(const std::string& type, const std::string& value) {
-  if (value == "None") return value;
+  if (value == "None" || value.empty()) return value;
   std::string base = type;
   if (!base.empty() && base.back() == '?') base.pop_back();
   // Fixed-size lists: "int[2]", "SymInt[3]".

@@ -31,7 +31,7 @@ void add_out_args_from_returns(const FunctionSchema& from, FunctionSchema& to) {
     SchemaArgument out;
     out.name = from.returns.size() == 1 ? "out" : "out" + std::to_string(i);
     out.type = r.type;
-    out.annotation = std::string(1, valid[i]) + "!";
+    out.annotation = std::string(1, i < valid.size() ? valid[i] : 'z') + "!";
     out.kwarg_only = out.out = true;
     to.arguments.push_back(out);
     if (all_tensors) to.returns.push_back({out.type, out.annotation, ""});
