@@ -6,6 +6,7 @@
 #include "builtin/builtin.h"
 #include "registry/manifest.h"
 #include "registry/sources.h"
+#include "torchgen/lint_yaml.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/json_locate.h"
@@ -73,6 +74,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
   };
   for (size_t i = builtins; i < sources.size(); ++i) {
     const std::string& source = sources[i];
+    if (torchgen::load_torchgen_source_for_check(source, out.registry, out.findings, out.manifest_files)) continue;
     try {
       const std::string text = read_input_file(source);
       ManifestDocument manifest = read_manifest(text, source);

@@ -24,6 +24,9 @@ const std::vector<RuleInfo>& check_rules() {
       {"load-error", Severity::Error, "A manifest cannot be read or does not follow the manifest format",
        "The file is missing, is not JSON, or breaks manifest-format.md (unknown field, unknown key, "
        "unsupported torch_version). Loading of that file stops at the error; fix it as the message says."},
+      {"torchgen-refusal", Severity::Error, "torchgen refuses this native_functions.yaml entry",
+       "torchgen's parser (NativeFunction.from_yaml, gen.py's error checks, generated variants) stops the "
+       "PyTorch build on it; the message is torchgen's own. Fix the entry at the YAML line shown."},
       {"duplicate-definition", Severity::Error, "An operator's schema is defined twice",
        "PyTorch refuses a second def() of the same name and overload (\"Tried to register an operator "
        "... multiple times\"). Remove one \"schema\" or rename the overload."},

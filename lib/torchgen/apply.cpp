@@ -26,7 +26,7 @@ Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalog
   // op must not change the op's rows. The origin keeps file:line.
   const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
   k.debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";
-  k.origin = Origin{r.loc.file, r.rule, r.loc.line};
+  k.origin = Origin{r.loc.file, "", r.loc.line};  // the rule is in the debug text
   return k;
 }
 
@@ -35,7 +35,7 @@ Schema predicted_schema(const PredictedOperator& op) {
   s.text = op.schema;
   s.debug = "registered at RegisterSchema.cpp (torchgen)";
   s.alias_analysis = "FROM_SCHEMA";
-  s.origin = Origin{op.loc.file, op.generated ? "generated variant" : "func", op.loc.line};
+  s.origin = Origin{op.loc.file, "", op.loc.line};
   return s;
 }
 

@@ -128,7 +128,7 @@ void apply_backend_yaml(Registry& registry, const YamlSource& source, const Oper
     k.key = *registry.catalogue().find(r.key);
     const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
     k.debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";  // line in origin
-    k.origin = Origin{r.loc.file, r.rule, r.loc.line};
+    k.origin = Origin{r.loc.file, "", r.loc.line};  // the rule is in the debug text
     registry.impl(r.op, k);
   }
   registry.sources.push_back(std::string(k_torchgen_backend_prefix) + source.path);

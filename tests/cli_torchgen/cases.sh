@@ -18,5 +18,17 @@ case "$case_name" in
     code=$?
     cat "$tmp/err"
     [ "$code" = 2 ] && [ -z "$(ls "$tmp" | grep out.json)" ] && grep -q "unknown_key.yaml:4: unknown dispatch key" "$tmp/err" ;;
+  check_refusal_github)
+    # torchgen's own refusal, at the YAML line, as a GitHub annotation; exit 1.
+    out=$("$dctl" check "torchgen:$root/tests/cli_torchgen/invalid/refused.yaml" --format github)
+    code=$?
+    echo "$out"
+    [ "$code" = 1 ] && echo "$out" | grep -q "^::error file=.*refused.yaml,line=1,title=torchgen-refusal::my_op is marked as a structured_delegate pointing to my_op.out, but my_op.out is missing.$" ;;
+  check_require_meta)
+    # The dispatch-level rules run on the predictions, pointing at the YAML.
+    out=$("$dctl" check "torchgen:$root/tests/cli_torchgen/invalid/refused.yaml" --require Meta)
+    code=$?
+    echo "$out"
+    [ "$code" = 1 ] && echo "$out" | grep -q "refused.yaml:4: error: aten::my_new_op has no kernel for required key Meta" ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac

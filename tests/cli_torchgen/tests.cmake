@@ -4,7 +4,7 @@ set(DCTL $<TARGET_FILE:dispatchctl>)
 set(EXPECT ${PROJECT_SOURCE_DIR}/tests/cli_core/expect.sh)
 set(TG_INVALID ${CMAKE_CURRENT_LIST_DIR}/invalid)
 
-foreach(case import_matches_layer import_failure_leaves_no_file)
+foreach(case import_matches_layer import_failure_leaves_no_file check_refusal_github check_require_meta)
   add_test(NAME cli_torchgen_${case}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cases.sh ${case} ${DCTL} ${PROJECT_SOURCE_DIR})
 endforeach()
@@ -30,3 +30,4 @@ add_test(NAME cli_torchgen_unknown_backend
 add_test(NAME cli_torchgen_missing_path
          COMMAND ${EXPECT} 2 "/nonexistent: no such file or folder" -- ${DCTL} import torchgen /nonexistent)
 add_test(NAME cli_torchgen_import_help COMMAND ${DCTL} import torchgen --help)
+

@@ -1,0 +1,60 @@
+// `check` on torchgen's YAML: torchgen's parse-time refusals with its wording.
+#include <doctest/doctest.h>
+
+#include "torchgen/lint_yaml.h"
+#include "torchgen_support.h"
+
+using namespace dispatchctl;
+
+namespace {
+
+std::vector<Finding> lint(const std::string& yaml) {
+  auto inputs = test::torchgen_inputs("2.14.1");
+  inputs.native_functions = {"native_functions.yaml", yaml};
+  inputs.derivatives.reset();
+  return torchgen::lint_torchgen_yaml(inputs, *Catalogue::for_version("2.14.1"));
+}
+
+std::string one(const std::vector<Finding>& findings) {
+  REQUIRE(findings.size() == 1);
+  const Finding& f = findings[0];
+  return f.location.file + ":" + std::to_string(f.location.line) + ": " + f.rule + ": " + f.message;
+}
+
+}  // namespace
+
+TEST_CASE("check on YAML: the real YAMLs of both releases have no torchgen refusal") {
+  for (const char* v : {"2.14.1", "1.13.1"}) {
+    const auto findings = torchgen::lint_torchgen_yaml(test::torchgen_inputs(v), *Catalogue::for_version(v));
+    CHECK_MESSAGE(findings.empty(), v << ": " << (findings.empty() ? "" : findings[0].message));
+  }
+}
+
+TEST_CASE("check on YAML: torchgen's refusals at the entry's line, in torchgen's words") {
+  CHECK(one(lint("- func: a(Tensor self) -> Tensor\n\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n"
+                 "    CompositeImplicitAutograd: x\n    CompositeExplicitAutograd: y\n"))
+            .rfind("native_functions.yaml:3: torchgen-refusal: cannot specify more than one of CompositeExplicitAutograd", 0) == 0);
+  CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n")) ==
+        "native_functions.yaml:1: torchgen-refusal: my_op is marked as a structured_delegate pointing to "
+        "my_op.out, but my_op.out is missing.");
+  CHECK(one(lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n"
+                 "- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n"))
+            .find("but my_op.out is not marked as structured. Consider adding 'structured=True'") != std::string::npos);
+  CHECK(one(lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n  dispatch:\n"
+                 "    CPU: o\n- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n"
+                 "  dispatch:\n    CPU: f\n")) ==
+        "native_functions.yaml:5: torchgen-refusal: if structured_delegate, then must not have CPU in dispatch "
+        "dictionary (it is delegated!)");
+  CHECK(one(lint("- func: new_thing(Tensor self, int n) -> Tensor\n")).find("expected new_thing to have a "
+                                                                            "CompositeExplicitAutograd dispatch entry") != std::string::npos);
+  CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: f\n"
+                 "- func: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n")) ==
+        "native_functions.yaml:4: torchgen-refusal: Found an out= operator that we could not find any other variants "
+        "of: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)");
+}
+
+TEST_CASE("check on YAML: a YAML that does not parse is one load-error at its line") {
+  CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  dispach:\n    CPU: f\n")) ==
+        "native_functions.yaml:2: load-error: unknown field 'dispach' in a native_functions.yaml entry; did you "
+        "mean 'dispatch'?");
+}
