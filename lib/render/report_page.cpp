@@ -14,6 +14,7 @@ const char* const k_report_page_css = R"CSS(
   font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
 }
 body { margin: 0; background: var(--bg); }
+[hidden] { display: none !important; }  /* .g's display: grid would beat the UA's [hidden] rule */
 header { padding: 12px 20px 8px; border-bottom: 1px solid var(--line); background: var(--head); }
 h1 { font-size: 18px; margin: 0 0 2px; }
 #subtitle { margin: 0 0 8px; color: var(--muted); font-family: ui-monospace, monospace; font-size: 12px; }
@@ -33,7 +34,7 @@ main { padding: 0 20px 40px; }
 .mhead { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line);
   width: max-content; }
 #keys > div { padding: 2px 0; font-weight: 500; }
-#keys .k { height: 150px; display: flex; align-items: flex-end; justify-content: center; cursor: pointer; }
+#keys .k { height: var(--key-height, 150px); display: flex; align-items: flex-end; justify-content: center; cursor: pointer; }
 #keys .k span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
   font-family: ui-monospace, monospace; font-size: 11.5px; }
 #keys .k:hover, #keys .sorted { background: #eef3fb; }
@@ -107,6 +108,9 @@ $('subtitle').textContent = D.subtitle;
 
 // Header: operator, works (or changed), one rotated column per key.
 document.documentElement.style.setProperty('--keys', KEYS.length);
+// Rotated key names: the header is as tall as the longest one.
+document.documentElement.style.setProperty('--key-height', Math.max(40, 10 + 7.2 * Math.max(0, ...KEYS.map((k) => k.length))) + 'px');
+if (DIFF) $('subtitle').textContent += '  \u00b7  each cell: before (upper left) \u2192 after (lower right)';
 $('keys').innerHTML = '<div class="name"><button data-sort="name">operator</button></div>' +
   '<div class="works" data-sort="score" title="' + (DIFF ? 'changed cells' : 'keys whose row works') + '">' +
   (DIFF ? 'changed' : 'works') + '</div>' +

@@ -224,7 +224,8 @@ def main():
                 const handled = performance.now() - t0;
                 requestAnimationFrame(() => requestAnimationFrame(() => r([handled, performance.now() - t0]))); })""" %
                                  json.dumps(args.filter))
-            visible = browser.js("document.querySelectorAll('#rows .r:not([hidden])').length")
+            # What is displayed, not what the attribute says: CSS decides whether [hidden] hides.
+            visible = browser.js("[...document.querySelectorAll('#rows .r')].filter(el => getComputedStyle(el).display !== 'none').length")
             status = browser.js("document.getElementById('status').textContent")
             print("filter %r: %d rows visible; input handled in %.0f ms, next frame painted after %.0f ms" %
                   (args.filter, visible, latency[0], latency[1]))
@@ -273,6 +274,17 @@ def main():
             if expect is not None and expect not in panel["lines"]:
                 fail("panel shows %s, PyTorch's line is %r" % (panel["lines"], expect))
             print("click on %s at %s shows: %s" % (op, key, " | ".join(panel["text"].splitlines()[:6])))
+
+            # The screenshot: the top of the page (title, filter, legend, totals) with the
+            # operator's family filtered in and the clicked cell's provenance pinned.
+            family = op.split(".")[0]
+            browser.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));"
+                       "dispatchctlReport.filter(%s); window.scrollTo(0, 0)" % json.dumps(family))
+            box = browser.js("""(() => { const r = document.getElementById(%s).children[%d].getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % (json.dumps(op), column + 2))
+            browser.click(*box)
+            if browser.js("(p => p.hidden || !p.classList.contains('pinned') ? '' : p.dataset.op)(document.getElementById('panel'))") != op:
+                fail("after filtering %r, clicking %s did not pin its cell" % (family, op))
 
         shot = browser.call("Page.captureScreenshot", format="png")
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
