@@ -47,7 +47,7 @@ main { padding: 0 20px 40px; }
 #totals > div { font-size: 10px; font-variant-numeric: tabular-nums; text-align: center; line-height: 18px;
   background: linear-gradient(to top, #1a7f3733 var(--p), transparent var(--p)); }
 #totals .name { text-align: left; padding-left: 4px; color: var(--muted); }
-.chunk { content-visibility: auto; }
+.chunk { content-visibility: auto; contain-intrinsic-size: auto 1152px; }
 .r { height: 18px; scroll-margin-top: 200px; }
 .r > a { padding: 0 8px 0 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; line-height: 17px;
   font-family: ui-monospace, monospace; font-size: 12px; color: inherit; text-decoration: none; }
@@ -126,9 +126,18 @@ function cellHtml(r, j) {
   return '<i class="d" style="--a:var(--c' + outcomeOf(a) + ');--b:var(--c' + outcomeOf(b) + ')"></i>';
 }
 
+// Rows live in chunks of CHUNK displayed rows, each laid out only near the
+// viewport; filtered-out rows wait in a display: none parking lot. Filtering
+// and sorting move rows between them instead of hiding rows in place, so no
+// chunk is ever empty but displayed (a pile of empty chunks at one spot would
+// all count as on screen and be laid out).
 const CHUNK = 64, ROW_HEIGHT = 18;
 const body = $('rows');
+const parking = document.createElement('div');
+parking.hidden = true;
+body.after(parking);
 let chunks = [];
+let order = rows.slice();  // the sort order
 
 function render() {
   const html = [];
@@ -145,18 +154,28 @@ function render() {
   }
   body.innerHTML = html.join('');
   chunks = [...body.children];
-  let i = 0;
-  for (const chunk of chunks) for (const el of chunk.children) rows[Number(el.dataset.i)].el = el, i++;
+  for (const chunk of chunks) for (const el of chunk.children) rows[Number(el.dataset.i)].el = el;
 }
 
-// An off-screen chunk is not laid out: tell it how tall its visible rows are.
-function sizeChunks() {
-  for (const chunk of chunks) {
-    let n = 0;
-    for (const el of chunk.children) if (!el.hidden) n++;
-    chunk.hidden = n === 0;
-    chunk.style.containIntrinsicSize = 'auto ' + n * ROW_HEIGHT + 'px';
+// Show `visible` (in order) in the chunks, park the other rows.
+function place(visible) {
+  const shown = new Uint8Array(rows.length);
+  for (const r of visible) shown[r.i] = 1;
+  for (let c = 0; c < chunks.length; c++) {
+    const part = visible.slice(c * CHUNK, (c + 1) * CHUNK), chunk = chunks[c];
+    const same = part.length === chunk.children.length && part.every((r, k) => chunk.children[k] === r.el);
+    if (!same) {
+      const frag = document.createDocumentFragment();
+      for (const r of part) frag.appendChild(r.el);
+      chunk.replaceChildren(frag);
+    }
+    chunk.hidden = part.length === 0;
+    // An off-screen chunk is not laid out: it is as tall as its rows.
+    chunk.style.containIntrinsicSize = 'auto ' + part.length * ROW_HEIGHT + 'px';
   }
+  const frag = document.createDocumentFragment();
+  for (const r of rows) if (!shown[r.i] && r.el.parentNode !== parking) frag.appendChild(r.el);
+  parking.appendChild(frag);
 }
 
 // Per-key totals over the visible rows, and the legend's counts.
@@ -200,16 +219,15 @@ function apply() {
   const match = matcher(state.filter);
   const only = state.only === '' ? -1 : Number(state.only);
   const visible = [];
-  for (const r of rows) {
+  for (const r of order) {
     let show = match(r.name);
     if (show && only >= 0) {
       show = false;
       for (const s of last(r)) if (s >= 0 && outcomeOf(s) === only) { show = true; break; }
     }
-    if (r.el.hidden === show) r.el.hidden = !show;
     if (show) visible.push(r);
   }
-  sizeChunks();
+  place(visible);
   $('status').textContent = 'showing ' + fmt(visible.length) + ' of ' + fmt(rows.length) + ' operators \u00d7 ' + KEYS.length + ' keys';
   $('empty').hidden = visible.length > 0;
   totals(visible);
@@ -229,13 +247,8 @@ function sortBy(what) {
     const rank = (r) => (last(r)[j] < 0 ? -1 : outcomeOf(last(r)[j]));
     cmp = (a, b) => dir * (rank(b) - rank(a)) || byName(a, b);
   }
-  const ordered = rows.slice().sort(cmp);
-  for (let c = 0; c < chunks.length; c++) {
-    const frag = document.createDocumentFragment();
-    for (const r of ordered.slice(c * CHUNK, (c + 1) * CHUNK)) frag.appendChild(r.el);
-    chunks[c].appendChild(frag);
-  }
-  sizeChunks();
+  order = rows.slice().sort(cmp);
+  apply();
   for (const el of $('keys').children) {
     el.classList.toggle('sorted', el.dataset.sort === String(what) && el.classList.contains('k'));
     el.classList.toggle('up', !state.up);
@@ -327,7 +340,7 @@ function goToHash() {
   for (const el of body.querySelectorAll('.r.hit')) el.classList.remove('hit');
   const el = name && document.getElementById(name);
   if (!el || !el.classList.contains('r')) return;
-  if (el.hidden) { state.filter = ''; $('filter').value = ''; apply(); }
+  if (el.parentNode === parking) { state.filter = ''; $('filter').value = ''; state.only = ''; onlySelect.value = ''; apply(); }
   el.classList.add('hit');
   el.scrollIntoView({ block: 'center' });
 }

@@ -180,10 +180,10 @@ def main():
         if not report:
             fail("the page did not render (window.dispatchctlReport missing): %s" % browser.problems())
         painted = browser.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))")
-        dom = browser.js("""({rows: document.querySelectorAll('#rows .r').length,
-            cells: document.querySelectorAll('#rows .r > i').length,
+        dom = browser.js("""({rows: document.querySelectorAll('.r').length,
+            cells: document.querySelectorAll('.r > i').length,
             keys: [...document.querySelectorAll('#keys .k')].map(th => th.textContent),
-            visible: document.querySelectorAll('#rows .r:not([hidden])').length,
+            visible: [...document.querySelectorAll('.r')].filter(el => el.checkVisibility()).length,
             anchors: document.querySelectorAll('#rows .r[id] > a[href^="#"]').length})""")
         print("page %s: %d operators x %d keys, %.1f MB" % (args.page, dom["rows"], len(dom["keys"]),
                                                              os.path.getsize(args.page) / 1e6))
@@ -204,7 +204,7 @@ def main():
         if golden is not None:
             cells = browser.js("""(() => { const ids = dispatchctlReport && document.querySelector('#legend') &&
                 JSON.parse(document.getElementById('data').textContent).outcomes.map(o => o.id);
-              return [...document.querySelectorAll('#rows .r')].map(tr =>
+              return [...document.querySelectorAll('.r')].map(tr =>
                 [tr.id, [...tr.querySelectorAll('i')].map(td => ids[Number(td.className.slice(1))])]); })()""")
             if len(cells) != len(golden):
                 fail("%d rows, PyTorch has %d operators" % (len(cells), len(golden)))
@@ -225,7 +225,7 @@ def main():
                 requestAnimationFrame(() => requestAnimationFrame(() => r([handled, performance.now() - t0]))); })""" %
                                  json.dumps(args.filter))
             # What is displayed, not what the attribute says: CSS decides whether [hidden] hides.
-            visible = browser.js("[...document.querySelectorAll('#rows .r')].filter(el => getComputedStyle(el).display !== 'none').length")
+            visible = browser.js("[...document.querySelectorAll('.r')].filter(el => el.checkVisibility()).length")
             status = browser.js("document.getElementById('status').textContent")
             print("filter %r: %d rows visible; input handled in %.0f ms, next frame painted after %.0f ms" %
                   (args.filter, visible, latency[0], latency[1]))
