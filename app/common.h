@@ -37,5 +37,7 @@ void setup_query(CLI::App& app, int& exit_code);
 void setup_trace(CLI::App& app, int& exit_code);
 void setup_diff(CLI::App& app, int& exit_code);
 void setup_check(CLI::App& app, int& exit_code);
+void setup_report(CLI::App& app, int& exit_code);
+void setup_completion(CLI::App& app, int& exit_code);
 
 }  // namespace dispatchctl::cli

@@ -3,6 +3,7 @@
 #include "common.h"
 #include "diff/diff.h"
 #include "registry/sources.h"
+#include "render/diff_html.h"
 #include "render/diff_render.h"
 #include "util/errors.h"
 
@@ -38,6 +39,7 @@ struct DiffCommand {
     const DiffResult result = diff_registries(*before, *after, {ops, keys});
     const DiffRenderOptions options{summary, label(old_sources), label(new_sources)};
     if (format == "json") write_stdout(diff_json_text(result, options));
+    else if (format == "html") write_stdout(diff_html(result, options.old_label, options.new_label));
     else write_stdout(diff_text(result, options));
     return result.empty() ? 0 : 1;
   }
@@ -55,17 +57,20 @@ void setup_diff(CLI::App& app, int& exit_code) {
   sub->add_option("--new", command->new_sources, "New side, layered in order (repeatable)");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
   sub->add_option("--key", command->keys, "Only rows at this runtime key (repeatable)");
-  add_format_option(sub, command->format, {"text", "json"});
+  add_format_option(sub, command->format, {"text", "json", "html"});
   sub->add_flag("--summary", command->summary, "Only the counts and one line per change");
   sub->footer(
       "A row changed when its kernel, tag or providing registration differs (where a kernel was\n"
       "loaded from does not count). Text shows the shape of each change first, e.g.\n"
       "'aten::foo: CompositeExplicitAutograd now fills 69 keys that were math kernel', then\n"
-      "the details. Exit status: 0 equal, 1 different, 2 bad input.\n\n"
+      "the details. --format html writes one self-contained page: the coverage matrix of\n"
+      "'dispatchctl report' showing only the changed cells, before -> after (for reviewing a PR).\n"
+      "Exit status: 0 equal, 1 different, 2 bad input.\n\n"
       "Examples:\n"
       "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --op aten::add --summary\n"
       "  dispatchctl diff --old builtin:2.14.1 --new builtin:2.14.1 --new my_backend.json\n"
-      "  dispatchctl diff base.json head.json --key AutogradCPU --format json");
+      "  dispatchctl diff base.json head.json --key AutogradCPU --format json\n"
+      "  dispatchctl diff base.json head.json --format html > changes.html");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
 

@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
   cli::setup_trace(app, exit_code);
   cli::setup_diff(app, exit_code);
   cli::setup_check(app, exit_code);
+  cli::setup_report(app, exit_code);
+  cli::setup_completion(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,77 @@
+#include "query/completion_names.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "builtin/builtin.h"
+#include "registry/sources.h"
+
+namespace dispatchctl {
+namespace {
+
+// The built-in registries the sources name, or nullopt when a manifest file
+// is among them (then the registry has to be loaded).
+std::optional<std::vector<const BuiltinRegistry*>> builtins_only(const std::vector<std::string>& sources) {
+  std::vector<const BuiltinRegistry*> out;
+  if (sources.empty()) out.push_back(find_builtin(k_default_registry));
+  for (const auto& s : sources) {
+    const BuiltinRegistry* b = find_builtin(s);
+    if (!b) return std::nullopt;
+    out.push_back(b);
+  }
+  return out;
+}
+
+void add_name(std::vector<std::string>& names, std::string_view name, std::string_view prefix) {
+  if (!name.starts_with(prefix)) return;
+  names.emplace_back(name);
+  const std::string_view bare = name.substr(0, name.find('.', name.find("::") + 1));
+  if (bare.size() < name.size() && bare.starts_with(prefix)) names.emplace_back(bare);
+}
+
+void sort_unique(std::vector<std::string>& names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+}
+
+}  // namespace
+
+std::vector<std::string> complete_operator_names(const std::vector<std::string>& sources, std::string_view prefix) {
+  std::vector<std::string> names;
+  if (auto builtins = builtins_only(sources)) {
+    // Every TAB runs this: read the '=== NAME' lines of the embedded dump, import nothing.
+    for (const BuiltinRegistry* b : *builtins) {
+      std::string_view text = b->state;
+      for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(at, end - at);
+        if (line.starts_with("=== ")) add_name(names, line.substr(4), prefix);
+        at = end + 1;
+      }
+    }
+  } else {
+    auto registry = load_registry(sources, [prefix](std::string_view name) { return name.starts_with(prefix); });
+    for (const Operator& op : registry->operators()) add_name(names, op.name, prefix);
+  }
+  sort_unique(names);
+  return names;
+}
+
+std::vector<std::string> complete_key_names(const std::vector<std::string>& sources, std::string_view prefix) {
+  const Catalogue* cat = nullptr;
+  std::unique_ptr<Registry> registry;
+  if (auto builtins = builtins_only(sources)) {
+    cat = Catalogue::for_version(builtins->front()->version);
+  } else {
+    registry = load_registry(sources, [](std::string_view) { return false; });
+    cat = &registry->catalogue();
+  }
+  std::vector<std::string> names;
+  for (std::string_view name : cat->key_names())
+    if (name.starts_with(prefix)) names.emplace_back(name);
+  sort_unique(names);
+  return names;
+}
+
+}  // namespace dispatchctl

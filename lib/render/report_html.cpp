@@ -1,0 +1,191 @@
+#include "render/report_html.h"
+
+#include <cstdio>
+
+#include "render/torch_text.h"
+
+namespace dispatchctl {
+namespace {
+
+using json = nlohmann::json;
+
+std::string provenance(const Catalogue& cat, const Row& row, Outcome outcome) {
+  std::string text;
+  switch (row.rule) {
+    case Rule::Missing:
+      return "no kernel at this key or an alias key covering it, and no backend fallback";
+    case Rule::Direct: text = "kernel registered at " + cat.name(row.provider); break;
+    case Rule::BackendFallback: text = "backend fallback registered for " + cat.name(row.key); break;
+    case Rule::AmbiguousAutogradOther:
+      return "CompositeImplicitAutograd kernel next to a kernel for an AutogradOther backend: "
+             "PyTorch installs the ambiguous kernel, which raises";
+    default:
+      text = std::string(tag_text(row.rule)) + " via the registration at " + cat.name(row.provider);
+  }
+  if (outcome == Outcome::Python) text += " (from Python)";
+  if (outcome == Outcome::Fallthrough) text += "; a fallthrough: a call skips this key";
+  if (outcome == Outcome::Raises) text += "; this kernel raises when called";
+  return text;
+}
+
+std::string origin_of(const Row& row) {
+  if (row.rule == Rule::BackendFallback && row.fallback) return row.fallback->origin.to_string();
+  if (row.kernel) return row.kernel->origin.to_string();
+  return "";
+}
+
+// "registered at X [kernel]": PyTorch's table line after "KEY: ".
+std::string table_line_tail(const Catalogue& cat, const Row& row) {
+  if (!row.valid()) return "";
+  std::string line;
+  append_torch_table(line, cat, {row});
+  const std::size_t prefix = cat.name(row.key).size() + 2;
+  return line.substr(prefix, line.size() - prefix - 1);
+}
+
+}  // namespace
+
+MatrixPage::MatrixPage(Kind kind, std::string title, std::string subtitle, std::vector<std::string> keys) {
+  doc_["kind"] = kind == Kind::Coverage ? "coverage" : "diff";
+  doc_["title"] = std::move(title);
+  doc_["subtitle"] = std::move(subtitle);
+  doc_["keys"] = std::move(keys);
+  doc_["outcomes"] = json::array();
+  for (Outcome o : k_all_outcomes)
+    doc_["outcomes"].push_back({{"id", outcome_id(o)}, {"label", outcome_label(o)}, {"works", outcome_works(o)}});
+  doc_["strings"] = json::array();
+  doc_["states"] = json::array();
+  doc_["rows"] = json::array();
+}
+
+int MatrixPage::intern(const std::string& text) {
+  auto [it, added] = strings_.try_emplace(text, static_cast<int>(strings_.size()));
+  if (added) doc_["strings"].push_back(text);
+  return it->second;
+}
+
+int MatrixPage::state(const Catalogue& cat, const Row& row) {
+  const Outcome outcome = classify_row(cat, row);
+  const int tail = row.valid() ? intern(table_line_tail(cat, row)) : -1;
+  const int why = intern(provenance(cat, row, outcome));
+  const std::string where = origin_of(row);
+  const int origin = where.empty() ? -1 : intern(where);
+  const int o = static_cast<int>(outcome);
+  const std::string id = std::to_string(o) + ',' + std::to_string(tail) + ',' + std::to_string(why) + ',' +
+                         std::to_string(origin);
+  auto [it, added] = states_.try_emplace(id, static_cast<int>(states_.size()));
+  if (added) doc_["states"].push_back({o, tail, why, origin});
+  return it->second;
+}
+
+void MatrixPage::add_row(const std::string& name, const std::string& note, const std::string& schema,
+                         const std::vector<std::vector<int>>& states) {
+  json row = {name, note, schema.empty() ? -1 : intern(schema)};
+  for (const auto& s : states) row.push_back(s);
+  doc_["rows"].push_back(std::move(row));
+}
+
+std::string MatrixPage::html() const {
+  // '<' only occurs inside JSON strings, so \u003c keeps "</script>" out of the data.
+  std::string data;
+  for (char c : doc_.dump(-1, ' ', false, json::error_handler_t::replace)) {
+    if (c == '<') data += "\\u003c";
+    else data += c;
+  }
+  std::string out;
+  out.reserve(data.size() + 32768);
+  out += "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<title>dispatchctl</title>\n<style>\n";
+  out += k_report_page_css;
+  out += "</style>\n</head>\n<body>\n"
+         "<header>\n<h1 id=\"title\"></h1>\n<p id=\"subtitle\"></p>\n<div class=\"controls\">\n"
+         "<input id=\"filter\" type=\"search\" placeholder=\"Filter operators: add, aten::*conv*\" "
+         "aria-label=\"Filter operators\" autocomplete=\"off\">\n"
+         "<select id=\"only\" aria-label=\"Only rows with\"><option value=\"\">every row</option></select>\n"
+         "<span id=\"status\"></span>\n</div>\n<ul id=\"legend\"></ul>\n</header>\n"
+         "<main>\n<div class=\"mhead\"><div id=\"keys\" class=\"g\"></div><div id=\"totals\" class=\"g\"></div></div>\n"
+         "<div id=\"rows\"></div>\n<p id=\"empty\" hidden>No operator matches.</p>\n</main>\n"
+         "<aside id=\"panel\" hidden></aside>\n"
+         "<script type=\"application/json\" id=\"data\">";
+  out += data;
+  out += "</script>\n<script>\n";
+  out += k_report_page_js;
+  out += "</script>\n</body>\n</html>\n";
+  return out;
+}
+
+namespace {
+
+std::string percent(std::size_t part, std::size_t whole) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return buf;
+}
+
+std::string sources_label(const Registry& reg) {
+  std::string out;
+  for (const auto& s : reg.sources) out += (out.empty() ? "" : " + ") + s;
+  return out.empty() ? "builtin:" + reg.torch_version : out;
+}
+
+}  // namespace
+
+std::string coverage_html(const CoverageReport& report) {
+  const Catalogue& cat = report.registry->catalogue();
+  std::vector<std::string> keys;
+  for (Key k : report.keys) keys.push_back(cat.name(k));
+  MatrixPage page(MatrixPage::Kind::Coverage, "Dispatch key coverage",
+                  sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version + ")",
+                  keys);
+  for (std::size_t i = 0; i < report.operators.size(); ++i) {
+    const Operator& op = *report.operators[i];
+    std::vector<int> cells;
+    cells.reserve(keys.size());
+    for (std::size_t j = 0; j < keys.size(); ++j) cells.push_back(page.state(cat, report.row(i, j)));
+    page.add_row(op.name, "", op.schema ? op.schema->text : "", {cells});
+  }
+  return page.html();
+}
+
+std::string coverage_json_text(const CoverageReport& report) {
+  const Catalogue& cat = report.registry->catalogue();
+  nlohmann::ordered_json doc;
+  doc["torch_version"] = report.registry->torch_version;
+  doc["sources"] = report.registry->sources;
+  doc["keys"] = nlohmann::ordered_json::array();
+  for (std::size_t j = 0; j < report.keys.size(); ++j) {
+    const KeyTotals& t = report.totals[j];
+    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+    for (Outcome o : k_all_outcomes) counts[std::string(outcome_id(o))] = t.by_outcome[static_cast<int>(o)];
+    doc["keys"].push_back({{"key", cat.name(report.keys[j])},
+                           {"operators", report.operators.size()},
+                           {"working", t.working},
+                           {"percent", std::stod(percent(t.working, report.operators.size()))},
+                           {"outcomes", std::move(counts)}});
+  }
+  // One operator per line: readable diffs of reports, and fast on full registries.
+  std::string out = doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out.resize(out.size() - 2);  // reopen the object: drop "\n}"
+  out += ",\n \"operators\": [";
+  for (std::size_t i = 0; i < report.operators.size(); ++i) {
+    nlohmann::ordered_json op = {{"name", report.operators[i]->name}, {"cells", nlohmann::ordered_json::array()}};
+    for (std::size_t j = 0; j < report.keys.size(); ++j) {
+      const Row& row = report.row(i, j);
+      nlohmann::ordered_json cell = {{"key", cat.name(report.keys[j])},
+                                     {"outcome", outcome_id(report.outcome(i, j))}};
+      if (row.valid()) {
+        cell["tag"] = tag_id(row.rule);
+        cell["provider"] = cat.name(row.rule == Rule::BackendFallback ? row.key : row.provider);
+        cell["kernel"] = row.debug();
+      }
+      op["cells"].push_back(std::move(cell));
+    }
+    out += i ? ",\n  " : "\n  ";
+    out += op.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  out += "\n ]\n}\n";
+  return out;
+}
+
+}  // namespace dispatchctl

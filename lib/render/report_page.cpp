@@ -1,0 +1,370 @@
+// The CSS and JS of the coverage and diff pages. They draw the matrix from
+// the JSON in <script id="data"> (see MatrixPage): the whole 2.14.1 registry
+// is ~73,000 cells, so rows are built as one HTML string, filtering only
+// toggles `hidden`, and every listener is delegated to the table.
+#include "render/report_html.h"
+
+namespace dispatchctl {
+
+const char* const k_report_page_css = R"CSS(
+:root {
+  --c0: #1a7f37; --c1: #7cc47f; --c2: #4a7fd4; --c3: #f2d15c;
+  --c4: #cfd4da; --c5: #f08a4b; --c6: #a3123a; --c7: #f7c6c7;
+  --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #ffffff; --head: #f6f8fa;
+  font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
+}
+body { margin: 0; background: var(--bg); }
+[hidden] { display: none !important; }  /* .g's display: grid would beat the UA's [hidden] rule */
+header { padding: 12px 20px 8px; border-bottom: 1px solid var(--line); background: var(--head); }
+h1 { font-size: 18px; margin: 0 0 2px; }
+#subtitle { margin: 0 0 8px; color: var(--muted); font-family: ui-monospace, monospace; font-size: 12px; }
+.controls { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
+#filter { width: 340px; padding: 5px 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+#only { padding: 4px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+#status { color: var(--muted); }
+#legend { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 14px; padding: 0; margin: 8px 0 0; }
+#legend li { display: flex; align-items: center; gap: 5px; cursor: pointer; user-select: none; }
+#legend li.on { font-weight: 600; text-decoration: underline; }
+#legend .count { color: var(--muted); }
+.sw { display: inline-block; width: 14px; height: 14px; border-radius: 3px; border: 1px solid #0002; }
+main { padding: 0 20px 40px; }
+/* A grid, not a <table>: fixed column widths make each row's layout local, and
+   chunks of rows with content-visibility: auto are only laid out near the viewport. */
+.g { display: grid; grid-template-columns: 360px 48px repeat(var(--keys), 26px); }
+.mhead { position: sticky; top: 0; z-index: 2; background: var(--bg); border-bottom: 1px solid var(--line);
+  width: max-content; }
+#keys > div { padding: 2px 0; font-weight: 500; }
+#keys .k { height: var(--key-height, 150px); display: flex; align-items: flex-end; justify-content: center; cursor: pointer; }
+#keys .k span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
+  font-family: ui-monospace, monospace; font-size: 11.5px; }
+#keys .k:hover, #keys .sorted { background: #eef3fb; }
+#keys .sorted span::before { content: "\25bc  "; }
+#keys .sorted.up span::before { content: "\25b2  "; }
+#keys .name { display: flex; align-items: flex-end; padding-left: 4px; }
+#keys .works { display: flex; align-items: flex-end; justify-content: flex-end; padding-right: 6px;
+  font-size: 11px; cursor: pointer; }
+#keys button { all: unset; cursor: pointer; font-weight: 600; }
+#totals > div { font-size: 10px; font-variant-numeric: tabular-nums; text-align: center; line-height: 18px;
+  background: linear-gradient(to top, #1a7f3733 var(--p), transparent var(--p)); }
+#totals .name { text-align: left; padding-left: 4px; color: var(--muted); }
+.chunk { content-visibility: auto; contain-intrinsic-size: auto 1152px; }
+.r { height: 18px; scroll-margin-top: 200px; }
+.r > a { padding: 0 8px 0 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; line-height: 17px;
+  font-family: ui-monospace, monospace; font-size: 12px; color: inherit; text-decoration: none; }
+.r > a:hover { text-decoration: underline; }
+.r > .n { text-align: right; font-size: 11px; color: var(--muted); padding-right: 6px; line-height: 17px;
+  font-variant-numeric: tabular-nums; }
+.r > i { border-right: 1px solid #fff; border-bottom: 1px solid #fff; }
+.r:hover > a, .r.hit > a, .r:target > a { background: #fff6d6; }
+.r.hit > a { font-weight: 700; }
+i.c0 { background: var(--c0); } i.c1 { background: var(--c1); } i.c2 { background: var(--c2); }
+i.c3 { background: var(--c3); } i.c4 { background: var(--c4); }
+i.c5, .sw.c5 { background: repeating-linear-gradient(135deg, var(--c5) 0 4px, #f6b38a 4px 6px); }
+i.c6, .sw.c6 { background: repeating-linear-gradient(135deg, var(--c6) 0 4px, #d2557a 4px 6px); }
+i.c7 { background: var(--c7); }
+.sw.c0 { background: var(--c0); } .sw.c1 { background: var(--c1); } .sw.c2 { background: var(--c2); }
+.sw.c3 { background: var(--c3); } .sw.c4 { background: var(--c4); } .sw.c7 { background: var(--c7); }
+i.d { background: linear-gradient(135deg, var(--a) 0 50%, var(--b) 50% 100%); }
+i.sel { outline: 2px solid var(--ink); outline-offset: -2px; }
+.r > i:hover { outline: 2px solid #0009; outline-offset: -2px; cursor: pointer; }
+#empty { color: var(--muted); padding: 20px 0; }
+#panel { position: fixed; right: 16px; bottom: 16px; width: 520px; max-height: 60vh; overflow: auto;
+  background: #fff; border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 24px #0002;
+  padding: 10px 14px; z-index: 3; }
+#panel.pinned { border-color: var(--ink); }
+#panel h2 { font-size: 14px; margin: 0 0 4px; font-family: ui-monospace, monospace; word-break: break-all; }
+#panel .schema { color: var(--muted); font-family: ui-monospace, monospace; font-size: 11.5px; margin: 0 0 6px;
+  word-break: break-all; }
+#panel .state { margin: 6px 0; }
+#panel .what { display: flex; gap: 6px; align-items: center; font-weight: 600; }
+#panel pre { background: var(--head); padding: 6px 8px; border-radius: 6px; white-space: pre-wrap;
+  word-break: break-all; margin: 4px 0; font-size: 11.5px; }
+#panel .origin { color: var(--muted); font-size: 12px; word-break: break-all; }
+#panel .hint { color: var(--muted); font-size: 11px; margin-top: 6px; }
+#panel table td { padding: 1px 8px 1px 0; }
+)CSS";
+
+const char* const k_report_page_js = R"JS(
+'use strict';
+(() => {
+const D = JSON.parse(document.getElementById('data').textContent);
+const S = D.strings, KEYS = D.keys, OUT = D.outcomes, ST = D.states, DIFF = D.kind === 'diff';
+const $ = (id) => document.getElementById(id);
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+const fmt = (n) => n.toLocaleString('en-US');
+const outcomeOf = (state) => ST[state][0];
+// One record per operator: its states per key (coverage: [now], diff: [before, after]).
+const rows = D.rows.map((r, i) => ({ i, name: r[0], note: r[1], schema: r[2], states: r.slice(3), el: null }));
+const last = (r) => r.states[r.states.length - 1];
+for (const r of rows) {
+  let n = 0;
+  for (const s of last(r)) if (s >= 0 && (DIFF || OUT[outcomeOf(s)].works)) n++;
+  r.score = n;
+}
+
+document.title = D.title + ' \u2014 ' + D.subtitle;
+$('title').textContent = D.title;
+$('subtitle').textContent = D.subtitle;
+
+// Header: operator, works (or changed), one rotated column per key.
+document.documentElement.style.setProperty('--keys', KEYS.length);
+// Rotated key names: the header is as tall as the longest one.
+document.documentElement.style.setProperty('--key-height', Math.max(40, 10 + 7.2 * Math.max(0, ...KEYS.map((k) => k.length))) + 'px');
+if (DIFF) $('subtitle').textContent += '  \u00b7  each cell: before (upper left) \u2192 after (lower right)';
+$('keys').innerHTML = '<div class="name"><button data-sort="name">operator</button></div>' +
+  '<div class="works" data-sort="score" title="' + (DIFF ? 'changed cells' : 'keys whose row works') + '">' +
+  (DIFF ? 'changed' : 'works') + '</div>' +
+  KEYS.map((k, j) => '<div class="k" data-sort="' + j + '" data-key="' + j + '"><span>' + esc(k) + '</span></div>').join('');
+
+const onlySelect = $('only');
+onlySelect.innerHTML += OUT.map((o, i) => '<option value="' + i + '">rows with ' + esc(o.label) + '</option>').join('');
+
+function cellHtml(r, j) {
+  if (!DIFF) return '<i class="c' + outcomeOf(r.states[0][j]) + '"></i>';
+  const a = r.states[0][j], b = r.states[1][j];
+  if (a < 0 && b < 0) return '<i></i>';
+  return '<i class="d" style="--a:var(--c' + outcomeOf(a) + ');--b:var(--c' + outcomeOf(b) + ')"></i>';
+}
+
+// Rows live in chunks of CHUNK displayed rows, each laid out only near the
+// viewport; filtered-out rows wait in a display: none parking lot. Filtering
+// and sorting move rows between them instead of hiding rows in place, so no
+// chunk is ever empty but displayed (a pile of empty chunks at one spot would
+// all count as on screen and be laid out).
+const CHUNK = 64, ROW_HEIGHT = 18;
+const body = $('rows');
+const parking = document.createElement('div');
+parking.hidden = true;
+body.after(parking);
+let chunks = [];
+let order = rows.slice();  // the sort order
+
+function render() {
+  const html = [];
+  for (let start = 0; start < rows.length; start += CHUNK) {
+    html.push('<div class="chunk">');
+    for (const r of rows.slice(start, start + CHUNK)) {
+      let cells = '';
+      for (let j = 0; j < KEYS.length; j++) cells += cellHtml(r, j);
+      const id = esc(r.name);
+      html.push('<div class="r g" id="' + id + '" data-i="' + r.i + '"><a href="#' + id + '" title="' + id + '">' + id +
+        '</a><span class="n">' + r.score + '</span>' + cells + '</div>');
+    }
+    html.push('</div>');
+  }
+  body.innerHTML = html.join('');
+  chunks = [...body.children];
+  for (const chunk of chunks) for (const el of chunk.children) rows[Number(el.dataset.i)].el = el;
+}
+
+// Show `visible` (in order) in the chunks, park the other rows.
+function place(visible) {
+  const shown = new Uint8Array(rows.length);
+  for (const r of visible) shown[r.i] = 1;
+  for (let c = 0; c < chunks.length; c++) {
+    const part = visible.slice(c * CHUNK, (c + 1) * CHUNK), chunk = chunks[c];
+    const same = part.length === chunk.children.length && part.every((r, k) => chunk.children[k] === r.el);
+    if (!same) {
+      const frag = document.createDocumentFragment();
+      for (const r of part) frag.appendChild(r.el);
+      chunk.replaceChildren(frag);
+    }
+    chunk.hidden = part.length === 0;
+    // An off-screen chunk is not laid out: it is as tall as its rows.
+    chunk.style.containIntrinsicSize = 'auto ' + part.length * ROW_HEIGHT + 'px';
+  }
+  const frag = document.createDocumentFragment();
+  for (const r of rows) if (!shown[r.i] && r.el.parentNode !== parking) frag.appendChild(r.el);
+  parking.appendChild(frag);
+}
+
+// Per-key totals over the visible rows, and the legend's counts.
+function totals(visible) {
+  const perKey = KEYS.map(() => new Array(OUT.length).fill(0));
+  const all = new Array(OUT.length).fill(0);
+  for (const r of visible) {
+    const s = last(r);
+    for (let j = 0; j < KEYS.length; j++) {
+      if (s[j] < 0) continue;
+      const o = outcomeOf(s[j]);
+      perKey[j][o]++; all[o]++;
+    }
+  }
+  state.perKey = perKey;
+  const n = visible.length;
+  $('totals').innerHTML = '<div class="name">' + (DIFF ? 'changed cells per key' : '% of rows that work') + '</div><div></div>' +
+    perKey.map((c, j) => {
+      const works = DIFF ? c.reduce((a, b) => a + b, 0) : c.reduce((a, b, o) => a + (OUT[o].works ? b : 0), 0);
+      const p = n ? Math.round(100 * works / n) : 0;
+      return '<div data-key="' + j + '" style="--p:' + (DIFF ? 0 : p) + '%">' + (DIFF ? works : p) + '</div>';
+    }).join('');
+  $('legend').innerHTML = OUT.map((o, i) => '<li data-o="' + i + '" class="' + (state.only === String(i) ? 'on' : '') +
+    '"><span class="sw c' + i + '"></span>' + esc(o.label) + ' <span class="count">' + fmt(all[i]) + '</span></li>').join('');
+}
+
+const state = { filter: '', only: '', sort: 'name', up: true, pinned: null, perKey: [] };
+
+function matcher(text) {
+  text = text.trim();
+  if (!text) return () => true;
+  if (/[*?]/.test(text)) {
+    const re = new RegExp('^' + text.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$', 'i');
+    return (name) => re.test(name);
+  }
+  const lower = text.toLowerCase();
+  return (name) => name.toLowerCase().includes(lower);
+}
+
+function apply() {
+  const match = matcher(state.filter);
+  const only = state.only === '' ? -1 : Number(state.only);
+  const visible = [];
+  for (const r of order) {
+    let show = match(r.name);
+    if (show && only >= 0) {
+      show = false;
+      for (const s of last(r)) if (s >= 0 && outcomeOf(s) === only) { show = true; break; }
+    }
+    if (show) visible.push(r);
+  }
+  place(visible);
+  $('status').textContent = 'showing ' + fmt(visible.length) + ' of ' + fmt(rows.length) + ' operators \u00d7 ' + KEYS.length + ' keys';
+  $('empty').hidden = visible.length > 0;
+  totals(visible);
+  return visible.length;
+}
+
+function sortBy(what) {
+  state.up = state.sort === what ? !state.up : true;
+  state.sort = what;
+  const dir = state.up ? 1 : -1;
+  const byName = (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  let cmp;
+  if (what === 'name') cmp = (a, b) => dir * byName(a, b);
+  else if (what === 'score') cmp = (a, b) => dir * (a.score - b.score) || byName(a, b);
+  else {
+    const j = Number(what);
+    const rank = (r) => (last(r)[j] < 0 ? -1 : outcomeOf(last(r)[j]));
+    cmp = (a, b) => dir * (rank(b) - rank(a)) || byName(a, b);
+  }
+  order = rows.slice().sort(cmp);
+  apply();
+  for (const el of $('keys').children) {
+    el.classList.toggle('sorted', el.dataset.sort === String(what) && el.classList.contains('k'));
+    el.classList.toggle('up', !state.up);
+  }
+}
+
+function stateHtml(label, key, s) {
+  if (s < 0) return '<div class="state"><div class="what">' + label + 'unchanged</div></div>';
+  const [o, tail, why, origin] = ST[s];
+  const line = tail < 0 ? '(no line: _dispatch_dump_table prints nothing for a missing row)' : key + ': ' + S[tail];
+  return '<div class="state"><div class="what">' + label + '<span class="sw c' + o + '"></span>' + esc(OUT[o].label) + '</div>' +
+    '<div>' + esc(S[why]) + '</div>' +
+    (origin >= 0 ? '<div class="origin">loaded from ' + esc(S[origin]) + '</div>' : '') +
+    '<pre class="line">' + esc(line) + '</pre></div>';
+}
+
+function showCell(r, j, pin) {
+  const panel = $('panel');
+  const key = KEYS[j];
+  let html = '<h2>' + esc(r.name) + ' \u00b7 ' + esc(key) + '</h2>' +
+    (r.schema >= 0 ? '<p class="schema">' + esc(S[r.schema]) + '</p>' : '');
+  if (DIFF) html += stateHtml('before: ', key, r.states[0][j]) + stateHtml('after: ', key, r.states[1][j]);
+  else html += stateHtml('', key, r.states[0][j]);
+  html += '<div class="hint">' + (pin ? 'pinned; Esc or click it again to unpin' : 'click to pin') + '</div>';
+  panel.innerHTML = html;
+  panel.hidden = false;
+  panel.classList.toggle('pinned', pin);
+  panel.dataset.op = r.name;
+  panel.dataset.key = key;
+}
+
+function showKey(j) {
+  const c = state.perKey[j] || [];
+  $('panel').innerHTML = '<h2>' + esc(KEYS[j]) + '</h2><table>' +
+    OUT.map((o, i) => '<tr><td><span class="sw c' + i + '"></span></td><td>' + esc(o.label) + '</td><td>' + fmt(c[i] || 0) + '</td></tr>').join('') +
+    '</table><div class="hint">click the column to sort by outcome</div>';
+  $('panel').hidden = false;
+  $('panel').classList.remove('pinned');
+}
+
+function cellAt(target) {
+  const cell = target.closest('i');
+  if (!cell || !cell.parentElement.classList.contains('r')) return null;
+  const j = [...cell.parentElement.children].indexOf(cell) - 2;
+  return { td: cell, r: rows[Number(cell.parentElement.dataset.i)], j };
+}
+
+body.addEventListener('mouseover', (e) => {
+  if (state.pinned) return;
+  const c = cellAt(e.target);
+  if (c) showCell(c.r, c.j, false);
+});
+body.addEventListener('click', (e) => {
+  const c = cellAt(e.target);
+  if (!c) return;
+  if (state.pinned) state.pinned.classList.remove('sel');
+  if (state.pinned === c.td) { state.pinned = null; showCell(c.r, c.j, false); return; }
+  state.pinned = c.td;
+  c.td.classList.add('sel');
+  showCell(c.r, c.j, true);
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || !state.pinned) return;
+  state.pinned.classList.remove('sel');
+  state.pinned = null;
+  $('panel').hidden = true;
+});
+$('keys').addEventListener('click', (e) => {
+  const th = e.target.closest('[data-sort]');
+  if (th) sortBy(th.dataset.sort === 'name' || th.dataset.sort === 'score' ? th.dataset.sort : Number(th.dataset.sort));
+});
+for (const id of ['keys', 'totals'])
+  $(id).addEventListener('mouseover', (e) => {
+    const el = e.target.closest('[data-key]');
+    if (el && !state.pinned) showKey(Number(el.dataset.key));
+  });
+$('filter').addEventListener('input', (e) => { state.filter = e.target.value; apply(); });
+onlySelect.addEventListener('change', (e) => { state.only = e.target.value; apply(); });
+$('legend').addEventListener('click', (e) => {
+  const li = e.target.closest('li');
+  if (!li) return;
+  state.only = state.only === li.dataset.o ? '' : li.dataset.o;
+  onlySelect.value = state.only;
+  apply();
+});
+
+function goToHash() {
+  const name = decodeURIComponent(location.hash.slice(1));
+  for (const el of body.querySelectorAll('.r.hit')) el.classList.remove('hit');
+  const el = name && document.getElementById(name);
+  if (!el || !el.classList.contains('r')) return;
+  if (el.parentNode === parking) { state.filter = ''; $('filter').value = ''; state.only = ''; onlySelect.value = ''; apply(); }
+  el.classList.add('hit');
+  el.scrollIntoView({ block: 'center' });
+}
+window.addEventListener('hashchange', goToHash);
+
+render();
+apply();
+goToHash();
+// For the browser test and the curious: how long the first render took, and a filter hook.
+window.dispatchctlReport = {
+  firstRenderMs: performance.now(),
+  rows: rows.length,
+  keys: KEYS.length,
+  filter(text, only) {
+    const t0 = performance.now();
+    state.filter = text; $('filter').value = text;
+    state.only = only === undefined ? '' : String(only); onlySelect.value = state.only;
+    const n = apply();
+    void document.body.offsetHeight;  // include style and layout
+    return { visible: n, ms: performance.now() - t0 };
+  },
+  sort(what) { const t0 = performance.now(); sortBy(what); void document.body.offsetHeight; return performance.now() - t0; },
+};
+})();
+)JS";
+
+}  // namespace dispatchctl

@@ -1,0 +1,303 @@
+#!/usr/bin/python3
+"""Load a dispatchctl HTML page (report or diff) in Debian's headless chromium,
+drive it over the DevTools protocol, and check what a person would see.
+
+Checks: no console error, no exception, no network request; the DOM has one
+row per operator and one cell per (operator, key); every coverage cell's
+colour agrees with PyTorch's own _dispatch_dump_table (--golden); typing in
+the filter box, sorting by a key, an anchor, and a real mouse click that shows
+the cell's provenance with PyTorch's exact table line. Prints what it measured
+(first render, filter latency) and saves a screenshot.
+"""
+import argparse
+import base64
+import fnmatch
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websocket  # Debian: python3-websocket
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--hide-scrollbars", "--remote-debugging-port=0", "--window-size=1400,1000"]
+
+
+def fail(message):
+    print("FAIL: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+class Browser:
+    def __init__(self, chromium):
+        self.profile = tempfile.mkdtemp(prefix="dispatchctl-chromium-")
+        self.proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, "--user-data-dir=" + self.profile, "about:blank"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        deadline = time.time() + 30
+        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
+            if time.time() > deadline or self.proc.poll() is not None:
+                self.close()
+                fail("chromium did not start (no DevToolsActivePort)")
+            time.sleep(0.05)
+        port = open(port_file).read().split()[0]
+        targets = json.load(urllib.request.urlopen("http://127.0.0.1:%s/json/list" % port))
+        page = next(t for t in targets if t["type"] == "page")
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
+        self.next_id = 0
+        self.events = []
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.ws.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    fail("%s: %s" % (method, message["error"]))
+                return message.get("result", {})
+            self.events.append(message)
+
+    def wait_for(self, event):
+        for i, e in enumerate(self.events):
+            if e.get("method") == event:
+                del self.events[i]
+                return e
+        while True:
+            message = json.loads(self.ws.recv())
+            if message.get("method") == event:
+                return message
+            self.events.append(message)
+
+    def js(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            fail("JS error evaluating %r: %s" % (expression[:80], result["exceptionDetails"]))
+        return result["result"].get("value")
+
+    def click(self, x, y):
+        for kind in ("mouseMoved", "mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def problems(self):
+        """Console errors, uncaught exceptions and network requests seen so far."""
+        out = []
+        for e in self.events:
+            method, params = e.get("method"), e.get("params", {})
+            if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+                out.append("console.%s: %s" % (params["type"], [a.get("value") for a in params.get("args", [])]))
+            elif method == "Runtime.exceptionThrown":
+                out.append("exception: %s" % params["exceptionDetails"])
+            elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+                out.append("log error: %s" % params["entry"]["text"])
+            elif method == "Network.requestWillBeSent":
+                url = params["request"]["url"]
+                if not url.startswith(("file:", "data:", "about:")):
+                    out.append("network request: " + url)
+        return out
+
+    def close(self):
+        try:
+            self.proc.terminate()
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def golden_tables(path):
+    """{op: {key: line}} from PyTorch's _dispatch_dump_table output ('=== NAME' blocks)."""
+    tables, current = {}, None
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("=== "):
+                current = tables.setdefault(line[4:], {})
+            elif line:
+                current[line.split(": ", 1)[0]] = line
+    return tables
+
+
+def outcome_from_pytorch(line):
+    """The page's outcome for a table line as PyTorch printed it (None: no line, a missing row)."""
+    if line is None:
+        return "missing"
+    text, tag = line.split(": ", 1)[1].rsplit(" [", 1)
+    tag = tag.rstrip("]")
+    if tag == "ambiguous autogradother":
+        return "ambiguous"
+    if tag == "backend fallback" and "MetaFallbackKernel" in text:
+        return "raises"
+    if text.startswith("fallthrough "):
+        return "fallthrough"
+    if tag == "backend fallback":
+        return "fallback"
+    if text.rsplit(":", 1)[0].endswith(".py"):
+        return "python"
+    return "direct" if tag == "kernel" else "composite"
+
+
+def name_matches(text, name):
+    """The filter box's rule: a glob when it has * or ?, else a substring; case-insensitive."""
+    text = text.strip().lower()
+    if "*" in text or "?" in text:
+        return fnmatch.fnmatchcase(name.lower(), text.replace("[", "[[]"))
+    return text in name.lower()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--page", required=True)
+    ap.add_argument("--screenshot", required=True)
+    ap.add_argument("--golden", help="computed_tables.txt.gz: check every cell against PyTorch")
+    ap.add_argument("--expect-rows", type=int)
+    ap.add_argument("--expect-keys", help="comma-separated column keys, in order")
+    ap.add_argument("--filter", help="text to type in the filter box")
+    ap.add_argument("--expect-visible", type=int, help="rows left by --filter")
+    ap.add_argument("--click", help="OP,KEY: click that cell, check its provenance")
+    ap.add_argument("--expect-line", help="table line the clicked cell must show (default: from --golden)")
+    ap.add_argument("--budget-ms", type=float, default=0, help="fail if first render exceeds this")
+    args = ap.parse_args()
+
+    browser = Browser(args.chromium)
+    try:
+        for domain in ("Runtime", "Log", "Page", "Network"):
+            browser.call(domain + ".enable")
+        browser.call("Emulation.setDeviceMetricsOverride", width=1400, height=1000, deviceScaleFactor=1, mobile=False)
+        url = "file://" + os.path.abspath(args.page)
+        started = time.time()
+        browser.call("Page.navigate", url=url)
+        browser.wait_for("Page.loadEventFired")
+        load_ms = (time.time() - started) * 1000
+        report = browser.js("window.dispatchctlReport && {first: dispatchctlReport.firstRenderMs, rows: dispatchctlReport.rows, keys: dispatchctlReport.keys}")
+        if not report:
+            fail("the page did not render (window.dispatchctlReport missing): %s" % browser.problems())
+        painted = browser.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))")
+        dom = browser.js("""({rows: document.querySelectorAll('.r').length,
+            cells: document.querySelectorAll('.r > i').length,
+            keys: [...document.querySelectorAll('#keys .k')].map(th => th.textContent),
+            visible: [...document.querySelectorAll('.r')].filter(el => el.checkVisibility()).length,
+            anchors: document.querySelectorAll('#rows .r[id] > a[href^="#"]').length})""")
+        print("page %s: %d operators x %d keys, %.1f MB" % (args.page, dom["rows"], len(dom["keys"]),
+                                                             os.path.getsize(args.page) / 1e6))
+        print("first render (navigation start -> rows in the DOM): %.0f ms; first paint after it: %.0f ms; "
+              "load event seen by the driver after %.0f ms" % (report["first"], painted, load_ms))
+        if dom["rows"] != report["rows"] or dom["visible"] != dom["rows"] or dom["anchors"] != dom["rows"]:
+            fail("DOM rows %s do not match the page's %d operators" % (dom, report["rows"]))
+        if dom["cells"] != dom["rows"] * len(dom["keys"]):
+            fail("%d cells for %d rows x %d keys" % (dom["cells"], dom["rows"], len(dom["keys"])))
+        if args.expect_rows is not None and dom["rows"] != args.expect_rows:
+            fail("%d rows, expected %d" % (dom["rows"], args.expect_rows))
+        if args.expect_keys and dom["keys"] != args.expect_keys.split(","):
+            fail("columns %s, expected %s" % (dom["keys"], args.expect_keys))
+        if args.budget_ms and report["first"] > args.budget_ms:
+            fail("first render took %.0f ms (budget %.0f ms)" % (report["first"], args.budget_ms))
+
+        golden = golden_tables(args.golden) if args.golden else None
+        if golden is not None:
+            cells = browser.js("""(() => { const ids = dispatchctlReport && document.querySelector('#legend') &&
+                JSON.parse(document.getElementById('data').textContent).outcomes.map(o => o.id);
+              return [...document.querySelectorAll('.r')].map(tr =>
+                [tr.id, [...tr.querySelectorAll('i')].map(td => ids[Number(td.className.slice(1))])]); })()""")
+            if len(cells) != len(golden):
+                fail("%d rows, PyTorch has %d operators" % (len(cells), len(golden)))
+            wrong = []
+            for op, outcomes in cells:
+                for key, got in zip(dom["keys"], outcomes):
+                    want = outcome_from_pytorch(golden[op].get(key))
+                    if got != want:
+                        wrong.append("%s %s: page %s, PyTorch's line says %s" % (op, key, got, want))
+            if wrong:
+                fail("%d cells disagree with PyTorch, e.g. %s" % (len(wrong), wrong[:5]))
+            print("every cell (%d) agrees with PyTorch's _dispatch_dump_table" % sum(len(o) for _, o in cells))
+
+        if args.filter is not None:
+            latency = browser.js("""new Promise(r => { const f = document.getElementById('filter');
+                const t0 = performance.now(); f.value = %s; f.dispatchEvent(new Event('input'));
+                const handled = performance.now() - t0;
+                requestAnimationFrame(() => requestAnimationFrame(() => r([handled, performance.now() - t0]))); })""" %
+                                 json.dumps(args.filter))
+            # What is displayed, not what the attribute says: CSS decides whether [hidden] hides.
+            visible = browser.js("[...document.querySelectorAll('.r')].filter(el => el.checkVisibility()).length")
+            status = browser.js("document.getElementById('status').textContent")
+            print("filter %r: %d rows visible; input handled in %.0f ms, next frame painted after %.0f ms" %
+                  (args.filter, visible, latency[0], latency[1]))
+            if args.expect_visible is None and golden is not None:
+                args.expect_visible = sum(1 for op in golden if name_matches(args.filter, op))
+            if args.expect_visible is not None and visible != args.expect_visible:
+                fail("filter %r left %d rows, expected %d" % (args.filter, visible, args.expect_visible))
+            if ("showing %s of" % format(visible, ",")) not in status:
+                fail("status line %r does not say %d rows" % (status, visible))
+            clear = browser.js("""new Promise(r => { const f = document.getElementById('filter');
+                const t0 = performance.now(); f.value = ''; f.dispatchEvent(new Event('input'));
+                requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now() - t0))); })""")
+            print("clearing the filter (all rows back): next frame after %.0f ms" % clear)
+
+        # Sorting by the first key puts the worst outcome first.
+        sort_ms = browser.js("dispatchctlReport.sort(0)")
+        first_class = browser.js("document.querySelector('#rows .r:not([hidden]) > i').className")
+        worst = browser.js("""Math.max(...[...document.querySelectorAll('#rows .r > i:nth-child(3)')]
+                              .map(td => Number(td.className.slice(1)) || 0))""")
+        print("sort by %s: %.0f ms" % (dom["keys"][0], sort_ms))
+        if first_class.startswith("c") and first_class != "c%d" % worst:
+            fail("after sorting by %s the first row is %s, expected c%d" % (dom["keys"][0], first_class, worst))
+        browser.js("dispatchctlReport.sort('name')")
+
+        if args.click:
+            op, key = args.click.split(",")
+            expect = args.expect_line or (golden[op].get(key) if golden else None)
+            # Opened fresh with the operator's anchor, as a link to coverage.html#OP does.
+            browser.call("Page.navigate", url="about:blank")
+            browser.wait_for("Page.loadEventFired")
+            browser.call("Page.navigate", url=url + "#" + op)
+            browser.wait_for("Page.loadEventFired")
+            hit = browser.js("(document.querySelector('#rows .r.hit') || {}).id")
+            if hit != op:
+                fail("anchor #%s highlighted %r" % (op, hit))
+            column = dom["keys"].index(key)
+            box = browser.js("""(() => { const tr = document.getElementById(%s);
+                const r = tr.children[%d].getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % (json.dumps(op), column + 2))
+            browser.click(*box)
+            panel = browser.js("""(() => { const p = document.getElementById('panel');
+                return {hidden: p.hidden, pinned: p.classList.contains('pinned'), op: p.dataset.op, key: p.dataset.key,
+                        lines: [...p.querySelectorAll('pre.line')].map(e => e.textContent), text: p.innerText}; })()""")
+            if panel["hidden"] or not panel["pinned"] or panel["op"] != op or panel["key"] != key:
+                fail("clicking %s at %s showed %s" % (op, key, panel))
+            if expect is not None and expect not in panel["lines"]:
+                fail("panel shows %s, PyTorch's line is %r" % (panel["lines"], expect))
+            print("click on %s at %s shows: %s" % (op, key, " | ".join(panel["text"].splitlines()[:6])))
+
+            # The screenshot: the top of the page (title, filter, legend, totals) with the
+            # operator's family filtered in and the clicked cell's provenance pinned.
+            family = op.split(".")[0]
+            browser.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));"
+                       "dispatchctlReport.filter(%s); window.scrollTo(0, 0)" % json.dumps(family))
+            box = browser.js("""(() => { const r = document.getElementById(%s).children[%d].getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2]; })()""" % (json.dumps(op), column + 2))
+            browser.click(*box)
+            if browser.js("(p => p.hidden || !p.classList.contains('pinned') ? '' : p.dataset.op)(document.getElementById('panel'))") != op:
+                fail("after filtering %r, clicking %s did not pin its cell" % (family, op))
+
+        shot = browser.call("Page.captureScreenshot", format="png")
+        os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
+        with open(args.screenshot, "wb") as f:
+            f.write(base64.b64decode(shot["data"]))
+        print("screenshot: " + args.screenshot)
+        problems = browser.problems()
+        if problems:
+            fail("; ".join(problems))
+    finally:
+        browser.close()
+    print("OK")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+# The HTML pages of `report` and `diff --format html` in a real browser:
+# Debian's chromium, headless, driven over the DevTools protocol
+# (check_page.py). Screenshots are kept in build/tests/report/ to look at.
+set(BROWSER_RUN ${CMAKE_CURRENT_LIST_DIR}/run.sh)
+set(BROWSER_OUT ${PROJECT_BINARY_DIR}/tests/report)
+set(BROWSER_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
+
+function(browser_test name)
+  add_test(NAME browser_${name} COMMAND ${BROWSER_RUN} ${BROWSER_OUT}/${name}.html $<TARGET_FILE:dispatchctl> ${ARGN})
+  set_tests_properties(browser_${name} PROPERTIES TIMEOUT 600 RESOURCE_LOCK chromium)
+endfunction()
+
+# The page of the issue: Meta and CPU over the whole built-in 2.14.1 registry.
+browser_test(report_meta_cpu report --key Meta --key CPU --
+             --screenshot ${BROWSER_OUT}/coverage.png --golden ${BROWSER_DATA}/torch-2.14.1/computed_tables.txt.gz
+             --expect-rows 3640 --expect-keys Meta,CPU --filter "aten::add*" --click aten::add.Tensor,CPU)
+# Every default key of 2.14.1 (3,640 x ~20): every cell against PyTorch, timings.
+browser_test(report_full_2.14.1 report --
+             --screenshot ${BROWSER_OUT}/coverage_full_2.14.1.png --golden ${BROWSER_DATA}/torch-2.14.1/computed_tables.txt.gz
+             --expect-rows 3640 --filter conv --click aten::linear,AutogradMeta)
+browser_test(report_full_1.13.1 report -m builtin:1.13.1 --
+             --screenshot ${BROWSER_OUT}/coverage_full_1.13.1.png --golden ${BROWSER_DATA}/torch-1.13.1/computed_tables.txt.gz
+             --filter "*_foreach_*" --click aten::add.Tensor,Meta)
+# A registration change: Python Meta kernels layered over 2.14.1.
+browser_test(diff_python_meta diff --old builtin:2.14.1 --new builtin:2.14.1 --new ${PROJECT_SOURCE_DIR}/examples/python_meta_override.json
+             --format html --
+             --screenshot ${BROWSER_OUT}/diff_python_meta.png --expect-rows 4 --filter conj --expect-visible 1
+             --click aten::_conj_physical,Meta --expect-line "Meta: registered at /src/mylib/mylib/meta.py:31 [kernel]")
