@@ -3,11 +3,94 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 
+#include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include "registry/sources.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
+
+namespace {
+
+// Our words for spdlog's levels: the ones compilers and git print.
+class LevelWordFlag : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
+    const std::string_view word = msg.level == spdlog::level::debug  ? "verbose"
+                                  : msg.level == spdlog::level::info ? "note"
+                                  : msg.level == spdlog::level::warn ? "warning"
+                                                                     : "error";
+    dest.append(word.data(), word.data() + word.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<LevelWordFlag>(); }
+};
+
+std::shared_ptr<spdlog::logger> make_stderr_logger() {
+  auto logger = std::make_shared<spdlog::logger>("dispatchctl", std::make_shared<spdlog::sinks::stderr_sink_st>());
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<LevelWordFlag>('*').set_pattern("dispatchctl: %*: %v");
+  logger->set_formatter(std::move(formatter));
+  logger->flush_on(spdlog::level::trace);
+  return logger;
+}
+
+std::shared_ptr<spdlog::logger>& stderr_logger() {
+  static std::shared_ptr<spdlog::logger> logger = make_stderr_logger();
+  return logger;
+}
+
+}  // namespace
+
+void add_logging_options(CLI::App& app, LoggingOptions& options) {
+  app.add_flag("-v,--verbose", options.verbose,
+               "Also print what was loaded from where and how long each phase took (stderr)");
+  app.add_flag("-q,--quiet", options.quiet, "Print no warnings or notes; errors still show");
+  // Subcommands pass options they do not know to the main app, so -v and -q
+  // work after the subcommand too (dispatchctl show aten::add -v).
+  app.fallthrough();
+}
+
+void setup_logging(const LoggingOptions& options) {
+  auto& logger = stderr_logger();
+  const LogLevel least = options.verbose ? LogLevel::verbose : options.quiet ? LogLevel::warning : LogLevel::note;
+  logger->set_level(options.verbose ? spdlog::level::debug
+                    : options.quiet ? spdlog::level::err
+                                    : spdlog::level::info);
+  if (options.quiet && !options.verbose) {
+    set_log_sink({}, LogLevel::warning);  // nothing from the library either
+    return;
+  }
+  set_log_sink(
+      [](LogLevel level, std::string_view message) {
+        const auto spd = level == LogLevel::verbose ? spdlog::level::debug
+                         : level == LogLevel::note  ? spdlog::level::info
+                                                    : spdlog::level::warn;
+        stderr_logger()->log(spd, "{}", message);
+      },
+      least);
+}
+
+void log_error(std::string_view message) {
+  std::fflush(stdout);  // what was printed so far comes before the error
+  stderr_logger()->error("{}", message);
+}
+
+void log_phase_timings(double total_ms) {
+  if (!log_enabled(LogLevel::verbose)) return;
+  std::string text;
+  double accounted = 0;
+  for (const auto& [phase, ms] : phase_totals()) {
+    text += fmt::format("{} {:.2f} ms, ", phase, ms);
+    accounted += ms;
+  }
+  log_verbose("time: {}render and output {:.2f} ms, total {:.2f} ms", text, std::max(0.0, total_ms - accounted),
+              total_ms);
+}
 
 void add_registry_options(CLI::App* command, RegistryOptions& options) {
   command->add_option("-m,--manifest", options.manifests,

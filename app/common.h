@@ -26,6 +26,20 @@ void write_stdout(std::string_view text);
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);
 
+// -v/--verbose and -q/--quiet, accepted before or after the subcommand.
+struct LoggingOptions {
+  bool verbose = false;
+  bool quiet = false;
+};
+void add_logging_options(CLI::App& app, LoggingOptions& options);
+// Every message for people goes to stderr through one logger, one format:
+// "dispatchctl: warning: ...", "dispatchctl: note: ...", "dispatchctl: error: ...";
+// -v adds "dispatchctl: verbose: ..." lines (what was loaded, phase timings).
+void setup_logging(const LoggingOptions& options);
+void log_error(std::string_view message);
+// With -v: milliseconds spent loading, computing, and the rest (render, output).
+void log_phase_timings(double total_ms);
+
 // Each subcommand file defines setup_<name>(app, exit_code).
 void setup_show(CLI::App& app, int& exit_code);
 void setup_keys(CLI::App& app, int& exit_code);

@@ -7,6 +7,7 @@
 #include "render/explain_render.h"
 #include "render/key_report_render.h"
 #include "util/errors.h"
+#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -31,7 +32,7 @@ struct ExplainCommand {
     const Key k = require_key(reg->catalogue(), key, "--key");
     std::string out;
     if (format == "json") {
-      nlohmann::ordered_json doc;
+      nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
       doc["explanations"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected)

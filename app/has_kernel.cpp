@@ -5,6 +5,8 @@
 #include "query/op_select.h"
 #include "query/predicates.h"
 #include "registry/key_lookup.h"
+#include "render/json_document.h"
+#include "render/show_render.h"
 #include "util/errors.h"
 
 namespace dispatchctl::cli {
@@ -16,6 +18,7 @@ struct HasKernelCommand {
   std::string key;
   bool computed = false;
   bool quiet = false;
+  std::string format;
 
   int run() const {
     auto [reg, selected] = load_and_select(registry.manifests, {op_name});
@@ -27,6 +30,11 @@ struct HasKernelCommand {
     const Key k = require_key(cat, key, "--key");
     std::string answer;
     bool yes = false;
+    nlohmann::ordered_json doc = json_document();
+    doc["torch_version"] = reg->torch_version;
+    doc["operator"] = op.name;
+    doc["key"] = cat.name(k);
+    doc["computed"] = computed;
     if (!computed) {
       yes = has_kernel_for_dispatch_key(op, k);
       answer = yes ? "yes: " + op.name + " has a kernel registered at " + cat.name(k)
@@ -36,13 +44,16 @@ struct HasKernelCommand {
       const Key row_key = computed_row_key(cat, k);  // alias key: PyTorch's error
       const Row row = compute_row(*reg, op, row_key);
       yes = row.valid();
+      doc["row"] = row_json(cat, row);
       answer = std::string(yes ? "yes" : "no") + ": the " + cat.name(row_key) + " row of " + op.name +
                (yes ? " holds a kernel [" + std::string(tag_text(row.rule)) + "]" : " is missing");
       if (row_key != k) answer += " (" + cat.name(k) + " answers for its " + cat.name(row_key) + " instance, as in PyTorch)";
       if (yes && row_known_to_raise(cat, row)) answer += "; note: that kernel raises when called";
       else if (yes && row.fallthrough()) answer += "; note: a fallthrough, a call skips the key";
     }
-    if (!quiet) write_stdout(answer + "\n");
+    doc["answer"] = yes;
+    doc["message"] = answer;
+    if (!quiet) write_stdout(format == "json" ? doc.dump(2) + "\n" : answer + "\n");
     return yes ? 0 : 1;
   }
 };
@@ -63,12 +74,14 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
       "\nExamples:\n"
       "  dispatchctl has-kernel aten::add.Tensor --key CPU\n"
       "  dispatchctl has-kernel aten::linear --key Meta --computed\n"
+      "  dispatchctl has-kernel aten::linear --key Meta --computed --format json\n"
       "  dispatchctl has-kernel aten::add.Tensor --key CompositeExplicitAutograd -m builtin:1.13.1\n"
       "  dispatchctl has-kernel -q my::op --key Meta -m my_backend.json && echo registered");
   sub->add_option("OP", command->op_name, "Operator, full name (aten::add.Tensor)")->required();
   sub->add_option("-k,--key", command->key, "Dispatch key")->required();
   sub->add_flag("--computed", command->computed, "Ask about the computed row instead of a registration");
   sub->add_flag("-q,--quiet", command->quiet, "Print nothing; answer with the exit status only");
+  add_format_option(sub, command->format, {"text", "json"});
   add_registry_options(sub, command->registry);
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }

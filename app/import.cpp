@@ -4,6 +4,7 @@
 #include "registry/sources.h"
 #include "torchgen/apply.h"
 #include "util/file_io.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -23,9 +24,8 @@ struct ImportCommand {
     else write_file_atomically(output, manifest);
     size_t kernels = 0;
     for (const auto& op : registry->operators()) kernels += op.registrations.size();
-    std::fprintf(stderr, "imported %zu operators, %zu kernels, %zu backend fallbacks%s\n",
-                 registry->operators().size(), kernels, registry->fallbacks().size(),
-                 output.empty() || output == "-" ? "" : (" into " + output).c_str());
+    log_note("imported {} operators, {} kernels, {} backend fallbacks{}", registry->operators().size(), kernels,
+             registry->fallbacks().size(), output.empty() || output == "-" ? "" : " into " + output);
     return 0;
   }
 };

@@ -2,6 +2,7 @@
 #include "common.h"
 #include "registry/key_lookup.h"
 #include "render/keys_render.h"
+#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -22,7 +23,7 @@ struct KeysCommand {
       if (!cat->is_alias(k))
         throw InputError("--alias " + alias + ": not an alias key; alias keys are Autograd, "
                          "CompositeImplicitAutograd, CompositeExplicitAutograd, … (see 'dispatchctl keys')");
-      write_stdout(json ? alias_json(*cat, k).dump(2) + "\n" : alias_text(*cat, k));
+      write_stdout(json ? json_document(alias_json(*cat, k)).dump(2) + "\n" : alias_text(*cat, k));
       return 0;
     }
     write_stdout(json ? catalogue_json(*cat).dump(2) + "\n" : catalogue_text(*cat));

@@ -1,6 +1,8 @@
 // dispatchctl: a thin CLI over lib/. Parses the command line, runs one
 // subcommand, maps errors to exit codes (0 ok, 1 findings, 2 bad input).
+#include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "common.h"
 #include "util/errors.h"
@@ -18,6 +20,11 @@ int main(int argc, char** argv) {
       "  dispatchctl keys --alias CompositeExplicitAutograd",
       "dispatchctl"};
   app.require_subcommand(1);
+  const auto started = std::chrono::steady_clock::now();
+  cli::LoggingOptions logging;
+  cli::add_logging_options(app, logging);
+  // Runs after parsing and before the subcommand's callback.
+  app.parse_complete_callback([&logging] { cli::setup_logging(logging); });
   app.set_version_flag("--version", "dispatchctl 0.1.0");
   int exit_code = 0;
   cli::setup_show(app, exit_code);
@@ -41,19 +48,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dispatchctl: error: %s (see 'dispatchctl --help')\n", e.what());
+    cli::log_error(std::string(e.what()) + " (see 'dispatchctl --help')");
     return 2;
   } catch (const InputError& e) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "dispatchctl: error: %s\n", e.what());
+    cli::log_error(e.what());
     return 2;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "dispatchctl: error: out of memory\n");
+    cli::log_error("out of memory");
     return 2;
   }
   if (std::fflush(stdout) != 0) {
-    std::fprintf(stderr, "dispatchctl: error: cannot write output\n");
+    cli::log_error("cannot write output");
     return 2;
   }
+  cli::log_phase_timings(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   return exit_code;
 }

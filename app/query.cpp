@@ -5,6 +5,7 @@
 #include "query/op_select.h"
 #include "query/predicates.h"
 #include "registry/key_lookup.h"
+#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -32,7 +33,7 @@ struct QueryCommand {
     const auto found = run_query(*reg, q);
     std::string out;
     if (json) {
-      nlohmann::ordered_json doc;
+      nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
       doc["count"] = found.size();
       doc["operators"] = nlohmann::ordered_json::array();

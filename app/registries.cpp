@@ -4,6 +4,7 @@
 #include "builtin/builtin.h"
 #include "common.h"
 #include "registry/sources.h"
+#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -31,7 +32,7 @@ void setup_registries(CLI::App& app, int& exit_code) {
               std::to_string(kernels) + " kernels, " + std::to_string(reg->fallbacks().size()) +
               " backend fallbacks" + (name == k_default_registry ? "  (default)" : "") + "\n";
     }
-    write_stdout(*json ? list.dump(2) + "\n" : text);
+    write_stdout(*json ? json_document({{"registries", std::move(list)}}).dump(2) + "\n" : text);
     exit_code = 0;
   });
 }

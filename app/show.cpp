@@ -5,6 +5,7 @@
 #include "query/op_select.h"
 #include "render/show_render.h"
 #include "render/torch_text.h"
+#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -29,7 +30,7 @@ struct ShowCommand {
     const bool blocks = selected.size() > 1;
     std::string out;
     if (format == "json") {
-      nlohmann::ordered_json doc;
+      nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {

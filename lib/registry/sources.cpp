@@ -6,6 +6,7 @@
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
 #include "util/file_io.h"
+#include "util/log.h"
 
 namespace dispatchctl {
 namespace {
@@ -64,9 +65,16 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
 
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                                         const OperatorFilter& only) {
-  if (sources.empty()) return load_registry({std::string(k_default_registry)}, only);
+  if (sources.empty()) {
+    log_verbose("no -m given: using {}", k_default_registry);
+    return load_registry({std::string(k_default_registry)}, only);
+  }
+  PhaseTimer timer("load");
   std::unique_ptr<Registry> registry;
   for (const auto& source : sources) {
+    const size_t operators_before = registry ? registry->operators().size() : 0;
+    const size_t fallbacks_before = registry ? registry->fallbacks().size() : 0;
+    if (registry) log_verbose("layering {} over {}", source, fmt::join(registry->sources, " + "));
     if (source.rfind(k_builtin_prefix, 0) == 0) {
       const BuiltinRegistry* builtin = find_builtin(source);
       if (!builtin) {
@@ -84,6 +92,9 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
       import_torch_fallbacks(*registry, builtin->fallbacks_json, source + " fallbacks");
       import_torch_state(*registry, builtin->state, source, only);
       registry->sources.push_back(source);
+      log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend fallbacks: {}",
+                  source, version, registry->operators().size() - operators_before,
+                  only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
       continue;
     }
     // --- torchgen (issue 12): `torchgen:PATH`; to move into the typed -m loader ---
@@ -111,6 +122,9 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
       registry->torch_version = manifest.torch_version;
     }
     apply_manifest(*registry, manifest);
+    log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}", source,
+                manifest.torch_version, text.size(),
+                registry->operators().size() - operators_before, registry->fallbacks().size() - fallbacks_before);
   }
   return registry;
 }

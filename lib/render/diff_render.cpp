@@ -2,6 +2,7 @@
 
 #include "render/key_summary.h"
 #include "render/show_render.h"
+#include "render/json_document.h"
 
 namespace dispatchctl {
 namespace {
@@ -169,7 +170,7 @@ std::string diff_text(const DiffResult& r, const DiffRenderOptions& options) {
 static nlohmann::ordered_json diff_json_header(const DiffResult& r, const DiffRenderOptions& options) {
   using json = nlohmann::ordered_json;
   const auto c = r.counts();
-  json doc;
+  json doc = json_document();
   doc["old"] = {{"label", options.old_label}, {"sources", r.old_registry->sources},
                 {"torch_version", r.old_registry->torch_version}};
   doc["new"] = {{"label", options.new_label}, {"sources", r.new_registry->sources},

@@ -1,6 +1,7 @@
 #include "render/findings_render.h"
 
 #include <algorithm>
+#include "render/json_document.h"
 
 namespace dispatchctl {
 namespace {
@@ -70,7 +71,7 @@ std::string findings_text(const CheckResult& r) {
 }
 
 json findings_json(const CheckResult& r) {
-  json doc;
+  json doc = json_document();
   doc["torch_version"] = r.torch_version;
   doc["sources"] = r.sources;
   doc["operators_checked"] = r.operators_checked;

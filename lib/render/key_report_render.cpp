@@ -7,6 +7,7 @@
 #include "query/predicates.h"
 #include "render/key_summary.h"
 #include "render/show_render.h"
+#include "render/json_document.h"
 
 namespace dispatchctl {
 
@@ -102,7 +103,7 @@ nlohmann::ordered_json key_report_json(const Registry& registry, const KeyReport
   const Catalogue& cat = registry.catalogue();
   using J = nlohmann::ordered_json;
   auto key_names = [&](const std::vector<Key>& keys) { return key_names_json(cat, keys); };
-  J doc;
+  J doc = json_document();
   doc["torch_version"] = registry.torch_version;
   doc["key"] = cat.name(r.key);
   doc["key_kind"] = r.alias ? "alias" : "runtime";

@@ -1,6 +1,7 @@
 #include "render/keys_render.h"
 
 #include "render/key_summary.h"
+#include "render/json_document.h"
 
 namespace dispatchctl {
 
@@ -32,7 +33,7 @@ std::string alias_text(const Catalogue& cat, Key alias) {
 }
 
 nlohmann::ordered_json catalogue_json(const Catalogue& cat) {
-  nlohmann::ordered_json j;
+  nlohmann::ordered_json j = json_document();
   j["torch_version"] = cat.version();
   j["backends"] = cat.spec().backends;
   nlohmann::ordered_json functionalities = nlohmann::ordered_json::array();

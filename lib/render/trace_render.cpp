@@ -2,6 +2,7 @@
 
 #include "render/key_summary.h"
 #include "render/show_render.h"
+#include "render/json_document.h"
 
 namespace dispatchctl {
 
@@ -137,7 +138,7 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
 nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
                                   const TraceRenderOptions& options) {
   const Catalogue& cat = registry.catalogue();
-  nlohmann::ordered_json j;
+  nlohmann::ordered_json j = json_document();
   j["operator"] = trace.op;
   j["torch_version"] = registry.torch_version;
   j["tls_steps"] = options.tls_steps;

@@ -1,5 +1,7 @@
 #include "table/table.h"
 
+#include "util/log.h"
+
 namespace dispatchctl {
 
 std::string_view tag_text(Rule rule) {
@@ -136,6 +138,7 @@ class RowBuilder {
 }  // namespace
 
 Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation* why) {
+  PhaseTimer timer("compute");
   const Catalogue& cat = registry.catalogue();
   RowBuilder b(cat, op, k, why);
   Row row;
@@ -225,6 +228,7 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
 }
 
 std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
+  PhaseTimer timer("compute");
   std::vector<Row> rows;
   const auto& keys = registry.catalogue().runtime_keys();
   rows.reserve(keys.size());

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""The one end-to-end harness for dispatchctl's command line.
+
+Case files (cases/*.toml) hold [[case]] tables; tests.cmake registers each
+case as a ctest test of the same name, which runs
+    run.py --dispatchctl BIN --root SRC CASE_FILE NAME
+A case runs `dispatchctl ARGS...` (after optional setup) and checks:
+  exit = N                    exit status (required)
+  stdout / stderr / output = [RE...]   each RE matches a line (re.M) of stdout,
+                              stderr, or stdout+stderr
+  no_stdout = [RE...]         no line of stdout matches
+  stderr_lines = N            stderr has exactly N lines
+  json = true                 stdout is one JSON document
+  json_equals = {"a.b" = V}   the JSON value at a dotted path equals V
+  stdout_equals = FILE        stdout is byte-identical to FILE (gunzipped if .gz)
+  absent = [GLOB...]          no file matches afterwards
+  timeout = SECONDS           the command must finish in time (default 120)
+Before the command: setup = [[ARGS...], ...] (dispatchctl runs that must exit 0)
+and setup_sh = "..." (a bash script; $DISPATCHCTL is the binary).
+{root}, {tmp}, {manifests} and {here} expand in run, setup, setup_sh, cwd,
+stdout_equals and absent; nowhere else (regexes keep their braces)."""
+import argparse
+import glob
+import gzip
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+KNOWN = {"name", "run", "exit", "stdout", "stderr", "output", "no_stdout", "stderr_lines", "json", "json_equals",
+         "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd"}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--dispatchctl", required=True)
+    p.add_argument("--root", required=True)
+    p.add_argument("case_file")
+    p.add_argument("name")
+    a = p.parse_args()
+    cases = tomllib.loads(pathlib.Path(a.case_file).read_text())["case"]
+    matching = [c for c in cases if c["name"] == a.name]
+    if len(matching) != 1:
+        sys.exit(f"run.py: {len(matching)} cases named {a.name} in {a.case_file}")
+    case = matching[0]
+    unknown = set(case) - KNOWN
+    if unknown or "exit" not in case or "run" not in case:
+        sys.exit(f"run.py: case {a.name}: unknown fields {sorted(unknown)} or no run/exit")
+    with tempfile.TemporaryDirectory() as tmp:
+        sys.exit(run_case(case, a.dispatchctl, pathlib.Path(a.root), pathlib.Path(a.case_file).parent, tmp))
+
+
+def run_case(case, dispatchctl, root, here, tmp):
+    values = {"{root}": str(root), "{tmp}": tmp, "{manifests}": str(root / "tests/manifests"), "{here}": str(here)}
+
+    def expand(text):
+        for k, v in values.items():
+            text = text.replace(k, v)
+        return text
+
+    env = dict(os.environ, DISPATCHCTL=dispatchctl)
+    timeout = case.get("timeout", 120)
+    if "setup_sh" in case:
+        subprocess.run(["bash", "-euo", "pipefail", "-c", expand(case["setup_sh"])], check=True, env=env, cwd=tmp)
+    for args in case.get("setup", []):
+        done = subprocess.run([dispatchctl, *map(expand, args)], capture_output=True, timeout=timeout)
+        if done.returncode != 0:
+            print("setup failed:", args, done.stderr.decode(errors="replace"))
+            return 1
+    command = [dispatchctl, *map(expand, case["run"])]
+    try:
+        run = subprocess.run(command, capture_output=True, timeout=timeout, env=env,
+                             cwd=expand(case["cwd"]) if "cwd" in case else None)
+    except subprocess.TimeoutExpired:
+        print(f"FAIL: did not finish in {timeout} s:", " ".join(command))
+        return 1
+    out = run.stdout.decode(errors="replace")
+    err = run.stderr.decode(errors="replace")
+    problems = []
+    if run.returncode != case["exit"]:
+        problems.append(f"exit {run.returncode}, expected {case['exit']}")
+    for stream, text in (("stdout", out), ("stderr", err), ("output", out + err)):
+        for pattern in case.get(stream, []):
+            if not re.search(pattern, text, re.M):
+                problems.append(f"{stream} lacks /{pattern}/")
+    for pattern in case.get("no_stdout", []):
+        if re.search(pattern, out, re.M):
+            problems.append(f"stdout has /{pattern}/")
+    if "stderr_lines" in case and len(err.splitlines()) != case["stderr_lines"]:
+        problems.append(f"stderr has {len(err.splitlines())} lines, expected {case['stderr_lines']}")
+    if case.get("json") or "json_equals" in case:
+        try:
+            doc = json.loads(out)
+            for path, want in case.get("json_equals", {}).items():
+                value = doc
+                for step in path.split("."):
+                    value = value[int(step)] if isinstance(value, list) else value[step]
+                if value != want:
+                    problems.append(f"JSON {path} is {value!r}, expected {want!r}")
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            problems.append(f"stdout is not the JSON expected: {e!r}")
+    if "stdout_equals" in case:
+        path = expand(case["stdout_equals"])
+        want = gzip.open(path).read() if path.endswith(".gz") else pathlib.Path(path).read_bytes()
+        if run.stdout != want:
+            at = next((i for i, (x, y) in enumerate(zip(run.stdout, want)) if x != y), min(len(run.stdout), len(want)))
+            line = run.stdout[:at].count(b"\n") + 1
+            problems.append(f"stdout differs from {path} at line {line} ({len(run.stdout)} vs {len(want)} bytes)")
+    for pattern in case.get("absent", []):
+        found = glob.glob(expand(pattern))
+        if found:
+            problems.append(f"left behind: {found}")
+    if problems:
+        print("command:", " ".join(command))
+        print("--- stdout\n" + out[:4000] + "--- stderr\n" + err[:4000])
+        for problem in problems:
+            print("FAIL:", problem)
+        return 1
+    print("ok:", " ".join(command))
+    return 0
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# deb.sh BUILD_DIR: builds the .deb packages with CPack and checks them: the
+# files each holds, Depends computed from the binary's shared libraries, and
+# that apt would install them on this system (simulated: nothing is changed).
+set -euo pipefail
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+(cd "$build" && cpack -G DEB -B "$tmp" >/dev/null)
+cli=$(ls "$tmp"/dispatchctl_*.deb) dev=$(ls "$tmp"/dispatchctl-dev_*.deb)
+contents=$(dpkg-deb -c "$cli")
+for f in ./usr/bin/dispatchctl ./usr/bin/dispatchctl-export ./usr/share/man/man1/dispatchctl.1 \
+         ./usr/share/dispatchctl/schemas/show.schema.json; do
+  grep -q " $f\$" <<<"$contents" || fail "$cli lacks $f"
+done
+grep -q " ./usr/lib/x86_64-linux-gnu/cmake/dispatchctl/dispatchctlConfig.cmake$\| ./usr/lib/cmake/dispatchctl/dispatchctlConfig.cmake$" \
+  <<<"$(dpkg-deb -c "$dev")" || fail "$dev lacks the CMake package"
+depends=$(dpkg-deb -f "$cli" Depends)
+for lib in libc6 libstdc++6 libfmt9 zlib1g libspdlog1; do
+  grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
+done
+apt-get install -s "$cli" "$dev" >"$tmp/apt.log" 2>&1 || fail "apt would refuse: $(tail -5 "$tmp/apt.log")"
+grep -q '^Inst dispatchctl ' "$tmp/apt.log" || fail "apt would not install dispatchctl: $(tail -5 "$tmp/apt.log")"
+echo "ok: $(basename "$cli") ($depends), $(basename "$dev")"
