@@ -74,7 +74,7 @@ void describe(CLI::App& app, const std::string& path, CompletionSpec& spec) {
     for (const auto& s : opt->get_snames()) option.names.push_back("-" + s);
     for (const auto& l : opt->get_lnames()) option.names.push_back("--" + l);
     option.help = opt->get_description();
-    if (opt->get_type_size_max() > 0)
+    if (opt->get_expected_max() > 0 && opt->get_type_size_max() > 0)  // flags expect 0 values
       option.value = value_kind(opt, opt->get_lnames().empty() ? "" : "--" + opt->get_lnames().front(), option.choices);
     command.options.push_back(std::move(option));
   }

@@ -78,6 +78,9 @@ for w in "${COMPREPLY[@]}"; do
   [[ $w == ad* ]] || { echo "FAIL: 'show aten::ad<TAB>' offers '$w'"; failures=$((failures + 1)); }
 done
 expect_only "dispatchctl show aten::add.Te" add.Tensor
+# A flag takes no value: the word after it is an operator again.
+expect "dispatchctl show --live aten::ad" add add.Tensor
+expect_only "dispatchctl show --all-keys --format t" text torch-table torch-state
 expect "dispatchctl explain --key Meta aten::lin" linear linear.out
 expect "dispatchctl report --op aten::mm" mm mm.out
 # Key names, the release of the -m in use.

@@ -1,0 +1,132 @@
+// The coverage model of `report` and its HTML page: outcome of every cell,
+// per-key totals, default keys; every cell of the real 2.14.1 registry
+// against PyTorch's own _dispatch_dump_table lines.
+#include <doctest/doctest.h>
+
+#include <optional>
+
+#include "registry/sources.h"
+#include "render/report_html.h"
+#include "test_support.h"
+#include "util/errors.h"
+
+using namespace dispatchctl;
+
+namespace {
+
+const char* const k_small = R"({
+  "dispatchctl_manifest": 1, "torch_version": "2.14.1",
+  "fallbacks": [{"key": "PrivateUse1", "kernel": "registered at fb.cpp:1"},
+                {"key": "AutocastPrivateUse1", "kernel": "registered at ac.cpp:1", "fallthrough": true}],
+  "operators": [
+    {"name": "t::direct", "schema": "t::direct(Tensor a) -> Tensor", "kernels": [
+      {"key": "CPU", "kernel": "registered at cpu.cpp:1"},
+      {"key": "Meta", "kernel": "registered at /src/m/meta.py:8"}]},
+    {"name": "t::math", "schema": "t::math(Tensor a) -> Tensor", "kernels": [
+      {"key": "CompositeImplicitAutograd", "kernel": "registered at math.cpp:1"},
+      {"key": "SparseCPU", "kernel": "registered at sparse.cpp:1"}]},
+    {"name": "t::odd", "schema": "t::odd(Tensor a) -> Tensor", "kernels": [
+      {"key": "CPU", "kernel": "registered at </script><b>odd.cpp:1"}]}
+  ]})";
+
+Outcome at(const CoverageReport& r, const std::string& op, const std::string& key) {
+  const Catalogue& cat = r.registry->catalogue();
+  for (std::size_t i = 0; i < r.operators.size(); ++i)
+    for (std::size_t j = 0; j < r.keys.size(); ++j)
+      if (r.operators[i]->name == op && cat.name(r.keys[j]) == key) return r.outcome(i, j);
+  FAIL("no cell " << op << " " << key);
+  return Outcome::Missing;
+}
+
+// The outcome a line of PyTorch's _dispatch_dump_table means (no line: missing).
+std::string outcome_of_pytorch_line(const std::string* line) {
+  if (!line) return "missing";
+  const auto colon = line->find(": ");
+  const auto tag_at = line->rfind(" [");
+  const std::string text = line->substr(colon + 2, tag_at - colon - 2);
+  const std::string tag = line->substr(tag_at + 2, line->size() - tag_at - 3);
+  if (tag == "ambiguous autogradother") return "ambiguous";
+  if (tag == "backend fallback" && text.find("MetaFallbackKernel") != std::string::npos) return "raises";
+  if (text.rfind("fallthrough ", 0) == 0) return "fallthrough";
+  if (tag == "backend fallback") return "fallback";
+  if (text.substr(0, text.rfind(':')).ends_with(".py")) return "python";
+  return tag == "kernel" ? "direct" : "composite";
+}
+
+}  // namespace
+
+TEST_CASE("report: every outcome of a small registry, and per-key totals") {
+  auto reg = test::registry_from_json(k_small);
+  const auto r = build_coverage(*reg, {{"CPU", "Meta", "PrivateUse1", "AutocastPrivateUse1", "AutogradOther",
+                                        "AutogradCPU", "Vulkan"}, {}});
+  CHECK(at(r, "t::direct", "CPU") == Outcome::Direct);
+  CHECK(at(r, "t::direct", "Meta") == Outcome::Python);
+  CHECK(at(r, "t::direct", "PrivateUse1") == Outcome::Fallback);
+  CHECK(at(r, "t::direct", "AutocastPrivateUse1") == Outcome::Fallthrough);
+  CHECK(at(r, "t::direct", "AutogradCPU") == Outcome::Missing);
+  CHECK(at(r, "t::math", "CPU") == Outcome::Composite);
+  CHECK(at(r, "t::math", "AutogradOther") == Outcome::Ambiguous);
+  CHECK(at(r, "t::math", "Vulkan") == Outcome::Composite);
+  CHECK(at(r, "t::odd", "Vulkan") == Outcome::Missing);
+  // CPU: two direct kernels and one composite, all working.
+  CHECK(r.totals[0].by_outcome[static_cast<int>(Outcome::Direct)] == 2);
+  CHECK(r.totals[0].by_outcome[static_cast<int>(Outcome::Composite)] == 1);
+  CHECK(r.totals[0].working == 3);
+  CHECK(r.totals[4].by_outcome[static_cast<int>(Outcome::Ambiguous)] == 1);
+  CHECK(r.totals[4].working == 0);  // AutogradOther: ambiguous and missing rows do not work
+}
+
+TEST_CASE("report: default keys are the backends with kernels, Meta, and their Autograd keys") {
+  auto reg = test::registry_from_json(k_small);
+  std::vector<std::string> names;
+  for (Key k : default_coverage_keys(*reg)) names.push_back(reg->catalogue().name(k));
+  CHECK(names == std::vector<std::string>{"CPU", "Meta", "SparseCPU", "AutogradCPU", "AutogradMeta"});
+}
+
+TEST_CASE("report: a --key that is no table row, or an --op naming nothing, is bad input") {
+  auto reg = test::registry_from_json(k_small);
+  CHECK_THROWS_WITH_AS(build_coverage(*reg, {{"Meat"}, {}}), doctest::Contains("did you mean 'Meta'"), InputError);
+  CHECK_THROWS_WITH_AS(build_coverage(*reg, {{"CompositeImplicitAutograd"}, {}}),
+                       doctest::Contains("not a runtime key"), InputError);
+  CHECK_THROWS_AS(build_coverage(*reg, {{}, {"t::dirct"}}), InputError);
+}
+
+TEST_CASE("report: the page is self-contained and registry text cannot end its script") {
+  auto reg = test::registry_from_json(k_small);
+  const std::string html = coverage_html(build_coverage(*reg, {}));
+  auto count = [&](const std::string& needle) {
+    std::size_t n = 0;
+    for (auto at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("</script>") == 2);  // the data block and the code
+  CHECK(count("<b>") == 0);
+  CHECK(html.find("odd.cpp:1") != std::string::npos);
+  CHECK(count("src=") == 0);
+  CHECK(count("http://") + count("https://") == 0);
+  CHECK(count("<link") == 0);
+}
+
+TEST_CASE("report: every Meta and CPU cell of the real 2.14.1 registry agrees with PyTorch's table") {
+  auto reg = load_registry({"builtin:2.14.1"});
+  const auto r = build_coverage(*reg, {{"Meta", "CPU", "AutogradOther"}, {}});
+  const auto golden = test::split_blocks(test::read_test_data("torch-2.14.1/computed_tables.txt.gz"));
+  REQUIRE(r.operators.size() == golden.size());
+  std::size_t checked = 0;
+  for (std::size_t i = 0; i < r.operators.size(); ++i) {
+    const std::string& block = golden.at(r.operators[i]->name);
+    for (std::size_t j = 0; j < r.keys.size(); ++j) {
+      const std::string key = reg->catalogue().name(r.keys[j]);
+      std::optional<std::string> line;
+      for (std::size_t at = 0; at < block.size();) {
+        const auto end = block.find('\n', at);
+        if (block.compare(at, key.size() + 2, key + ": ") == 0) line = block.substr(at, end - at);
+        at = end + 1;
+      }
+      INFO(r.operators[i]->name << " " << key);
+      CHECK(std::string(outcome_id(r.outcome(i, j))) == outcome_of_pytorch_line(line ? &*line : nullptr));
+      ++checked;
+    }
+  }
+  CHECK(checked == 3640 * 3);
+}
