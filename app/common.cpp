@@ -88,8 +88,8 @@ void log_phase_timings(double total_ms) {
     text += fmt::format("{} {:.2f} ms, ", phase, ms);
     accounted += ms;
   }
-  log_verbose("time: {}render and output {:.2f} ms, total {:.2f} ms", text, std::max(0.0, total_ms - accounted),
-              total_ms);
+  log_verbose("time: {}other {:.2f} ms (rendering, output, the command's own work), total {:.2f} ms", text,
+              std::max(0.0, total_ms - accounted), total_ms);
 }
 
 void add_registry_options(CLI::App* command, RegistryOptions& options) {

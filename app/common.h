@@ -37,7 +37,7 @@ void add_logging_options(CLI::App& app, LoggingOptions& options);
 // -v adds "dispatchctl: verbose: ..." lines (what was loaded, phase timings).
 void setup_logging(const LoggingOptions& options);
 void log_error(std::string_view message);
-// With -v: milliseconds spent loading, computing, and the rest (render, output).
+// With -v: milliseconds spent loading, computing tables, and the rest.
 void log_phase_timings(double total_ms);
 
 // Each subcommand file defines setup_<name>(app, exit_code).

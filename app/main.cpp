@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
     cli::log_error("cannot write output");
     return 2;
   }
-  cli::log_phase_timings(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+  const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
+  cli::log_phase_timings(elapsed.count());
   return exit_code;
 }

@@ -14,14 +14,18 @@ fail() { echo "FAIL: $*"; exit 1; }
 cmake --install "$build" --prefix "$prefix" >/dev/null
 bin=$prefix/bin/dispatchctl
 want='AutogradCPU: registered at ./torch/csrc/autograd/generated/VariableType_2.cpp:[0-9]+ \[autograd kernel\]'
-"$bin" show aten::add.Tensor --format torch-table | grep -Eq "^$want$" || fail "installed binary: no AutogradCPU row"
+# Whole outputs go to files first: grep -q would close a pipe early and, with
+# pipefail, turn dispatchctl's failed write into a spurious failure.
+"$bin" show aten::add.Tensor --format torch-table >"$tmp/show.out" || fail "installed binary failed"
+grep -Eq "^$want$" "$tmp/show.out" || fail "installed binary: no AutogradCPU row"
 [ -x "$prefix/bin/dispatchctl-export" ] || fail "dispatchctl-export not installed"
-head -1 "$prefix/bin/dispatchctl-export" | grep -q '^#!.*python3' || fail "dispatchctl-export has no python3 shebang"
+[[ $(head -1 "$prefix/bin/dispatchctl-export") == '#!'*python3* ]] || fail "dispatchctl-export has no python3 shebang"
 [ -f "$prefix/share/dispatchctl/schemas/show.schema.json" ] || fail "schemas not installed"
 
 # The man page: one section per subcommand, and it renders without warnings.
 page=$prefix/share/man/man1/dispatchctl.1
-for sub in $("$bin" --help | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && /^  [a-z]/ {print $1}'); do
+"$bin" --help >"$tmp/help.out"
+for sub in $(sed -n '/^Subcommands:/,$p' "$tmp/help.out" | awk 'NR > 1 && /^  [a-z]/ {print $1}'); do
   grep -q "^\.SS \"dispatchctl $sub\"$" "$page" || fail "man page has no section for $sub"
 done
 rendered=$(MANWIDTH=100 man -l "$page" 2>"$tmp/man.err")
