@@ -9,6 +9,21 @@
 namespace dispatchctl::cli {
 
 namespace {
+
+// Standard output for "" or "-", else written atomically.
+void write_output(const std::string& manifest, const std::string& output) {
+  if (output.empty() || output == "-") write_stdout(manifest);
+  else write_file_atomically(output, manifest);
+}
+
+std::string into(const std::string& output) { return output.empty() || output == "-" ? "" : " into " + output; }
+
+size_t kernel_count(const Registry& registry) {
+  size_t kernels = 0;
+  for (const auto& op : registry.operators()) kernels += op.registrations.size();
+  return kernels;
+}
+
 struct ImportCommand {
   std::string state_file;
   std::string fallbacks_file;
@@ -19,13 +34,9 @@ struct ImportCommand {
     const std::string state = read_input_file(state_file);
     const std::string fallbacks = fallbacks_file.empty() ? std::string() : read_input_file(fallbacks_file);
     auto registry = import_torch_dump(torch_version, state, state_file, fallbacks, fallbacks_file);
-    const std::string manifest = write_manifest(*registry, torch_version);
-    if (output.empty() || output == "-") write_stdout(manifest);
-    else write_file_atomically(output, manifest);
-    size_t kernels = 0;
-    for (const auto& op : registry->operators()) kernels += op.registrations.size();
-    log_note("imported {} operators, {} kernels, {} backend fallbacks{}", registry->operators().size(), kernels,
-             registry->fallbacks().size(), output.empty() || output == "-" ? "" : " into " + output);
+    write_output(write_manifest(*registry, torch_version), output);
+    log_note("imported {} operators, {} kernels, {} backend fallbacks{}", registry->operators().size(),
+             kernel_count(*registry), registry->fallbacks().size(), into(output));
     return 0;
   }
 };
@@ -45,14 +56,9 @@ struct TorchgenImportCommand {
     options.build_backends = torchgen::parse_build_backends(build_backends, registry.torch_version);
     options.release = registry.torch_version;
     torchgen::apply_torchgen(registry, torchgen::read_torchgen_inputs(path), options);
-    const std::string manifest = write_manifest(registry, registry.torch_version);
-    if (output.empty() || output == "-") write_stdout(manifest);
-    else write_file_atomically(output, manifest);
-    size_t kernels = 0;
-    for (const auto& op : registry.operators()) kernels += op.registrations.size();
-    std::fprintf(stderr, "predicted %zu operators, %zu kernels for PyTorch %s (backends %s)%s\n",
-                 registry.operators().size(), kernels, registry.torch_version.c_str(), build_backends.c_str(),
-                 output.empty() || output == "-" ? "" : (" into " + output).c_str());
+    write_output(write_manifest(registry, registry.torch_version), output);
+    log_note("predicted {} operators, {} kernels for PyTorch {} (backends {}){}", registry.operators().size(),
+             kernel_count(registry), registry.torch_version, build_backends, into(output));
     return 0;
   }
 };

@@ -9,7 +9,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// Splits at top-level commas (not inside () [] or quotes).
+}  // namespace
+
+// Also torchgen's schema parser's (signature_check.h).
 std::vector<std::string_view> split_top_level(std::string_view s) {
   std::vector<std::string_view> parts;
   int depth = 0;
@@ -35,6 +37,8 @@ std::vector<std::string_view> split_top_level(std::string_view s) {
   if (!last.empty() || !parts.empty()) parts.push_back(last);
   return parts;
 }
+
+namespace {
 
 // "Tensor(a!)[] out=None" -> "Tensor[]". The type ends at the first space
 // outside brackets; alias annotations are parenthesised.

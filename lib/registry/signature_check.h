@@ -18,6 +18,9 @@ struct ParsedSignature {
 // or an inferred "(Tensor _0, Scalar _1) -> Tensor _0"; nullopt if malformed.
 std::optional<ParsedSignature> parse_signature(std::string_view text);
 
+// Splits schema text at top-level commas (not inside () [] or quotes), trimmed.
+std::vector<std::string_view> split_top_level(std::string_view s);
+
 // PyTorch's reason text ("The number of arguments is different. 3 vs 2.")
 // when they disagree; nullopt when they agree or either cannot be parsed.
 std::optional<std::string> schema_difference(std::string_view schema, std::string_view signature);

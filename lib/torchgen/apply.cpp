@@ -72,20 +72,41 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
   out.check_signatures = false;
   for (const auto& fb : base.fallbacks()) out.fallback(fb);
 
-  auto register_predicted = [&](const std::string& name) {
-    if (auto it = kernels.find(name); it != kernels.end())
-      for (const PredictedRegistration* r : it->second) out.impl(name, predicted_kernel(*r, catalogue));
+  // A prediction that agrees with a base codegen registration keeps that
+  // kernel's identity (debug text, signature), so `diff` against the base
+  // shows only what the YAML changes; its origin becomes the YAML line.
+  auto register_predicted = [&](const std::string& name, const Operator* base_op) {
+    auto it = kernels.find(name);
+    if (it == kernels.end()) return;
+    for (const PredictedRegistration* r : it->second) {
+      Kernel k = predicted_kernel(*r, catalogue);
+      if (base_op)
+        for (const Kernel& b : base_op->registrations)
+          if (b.key == k.key && is_codegen_origin(b.debug)) {
+            const Origin origin = k.origin;
+            k = b;
+            k.origin = origin;
+            break;
+          }
+      out.impl(name, k);
+    }
   };
   std::unordered_set<std::string> done;
   for (const Operator& op : base.operators()) {
     done.insert(op.name);
     const auto predicted = predicted_ops.find(op.name);
     if (predicted != predicted_ops.end()) {
-      out.define(op.name, predicted_schema(*predicted->second));
+      Schema schema = predicted_schema(*predicted->second);
+      if (op.schema && op.schema->text == schema.text) {
+        const Origin origin = schema.origin;
+        schema = *op.schema;
+        schema.origin = origin;
+      }
+      out.define(op.name, schema);
     } else if (op.schema && (!schema_from_codegen(*op.schema) || rules.schema_template_ops.count(op.name))) {
       out.define(op.name, *op.schema);
     }
-    register_predicted(op.name);
+    register_predicted(op.name, &op);
     for (const Kernel& k : op.registrations)
       if (!is_codegen_origin(k.debug)) out.impl(op.name, k);
     if (!out.find(op.name)) out.declare(op.name);
@@ -93,7 +114,7 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
   for (const auto& op : predictions.operators) {
     if (done.count(op.name)) continue;
     out.define(op.name, predicted_schema(op));
-    register_predicted(op.name);
+    register_predicted(op.name, nullptr);
   }
   out.check_signatures = base.check_signatures;
   base = std::move(out);

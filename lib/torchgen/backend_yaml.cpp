@@ -2,6 +2,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+#include <stdexcept>
+
 #include "util/errors.h"
 #include "util/suggest.h"
 
@@ -53,6 +56,30 @@ struct BackendYamlReader {
   }
 };
 
+// gen_backend_stubs: the variants of one op (functional, inplace, out=: one
+// signature group) all go to the backend key or all to its autograd key.
+void check_not_mixed(const YamlSource& source, const Registry& registry,
+                     const std::vector<std::pair<std::string, int>>& forward,
+                     const std::vector<std::pair<std::string, int>>& backward) {
+  auto signature_of = [&](const std::string& op) -> std::string {
+    const Operator* o = registry.find(op);
+    if (!o || !o->schema) return op;
+    try {
+      return parse_function_schema(o->schema->text).signature().to_string();
+    } catch (const std::invalid_argument&) {
+      return op;
+    }
+  };
+  std::map<std::string, std::string> forward_by_signature;
+  for (const auto& [op, line] : forward) forward_by_signature.emplace(signature_of(op), op);
+  for (const auto& [op, line] : backward)
+    if (auto it = forward_by_signature.find(signature_of(op)); it != forward_by_signature.end())
+      fail(source.path, line,
+           "Currently, all variants of an op must either be registered to a backend key, or to a backend's "
+           "autograd key. They cannot be mix and matched. " + it->second.substr(6) + " is listed under \"supported\", "
+           "but " + op.substr(6) + " is listed under \"autograd\".");
+}
+
 YAML::Node load(const YamlSource& source) {
   try {
     YAML::Node root = YAML::Load(source.text);
@@ -103,6 +130,7 @@ std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const
   for (auto& op : reader.op_list(root, "full_codegen")) forward.push_back(op);
   const auto backward = reader.op_list(root, "autograd");
 
+  check_not_mixed(source, registry, forward, backward);
   std::vector<PredictedRegistration> out;
   const std::string generator = "Register" + backend + ".cpp";
   if (!forward.empty()) {

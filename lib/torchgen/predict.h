@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "torchgen/grouping.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
 
@@ -39,10 +40,12 @@ std::set<std::string> compiled_keys(const ReleaseRules& rules, const std::set<st
 Predictions predict(const TorchgenModel& model, const ReleaseRules& rules, const std::set<std::string>& compiled);
 
 // Parts of predict(), one per generator family (predict_*.cpp).
-void predict_backend_kernels(const TorchgenModel& model, const ReleaseRules& rules,
-                             const std::set<std::string>& compiled, std::vector<PredictedRegistration>& out);
-void predict_functionalization(const TorchgenModel& model, const ReleaseRules& rules,
-                               std::vector<PredictedRegistration>& out);
+// `groups`: group_by_signature(model.functions), computed once.
+void predict_backend_kernels(const TorchgenModel& model, const std::vector<SignatureGroup>& groups,
+                             const ReleaseRules& rules, const std::set<std::string>& compiled,
+                             std::vector<PredictedRegistration>& out);
+void predict_functionalization(const TorchgenModel& model, const std::vector<SignatureGroup>& groups,
+                               const ReleaseRules& rules, std::vector<PredictedRegistration>& out);
 void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
                       std::vector<PredictedRegistration>& out);
 

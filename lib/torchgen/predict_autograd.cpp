@@ -85,8 +85,9 @@ Predictions predict(const TorchgenModel& model, const ReleaseRules& rules, const
   Predictions p;
   for (const auto& f : model.functions)
     p.operators.push_back({f.func.full_name(), f.func.dispatcher_text(rules.dimname_prints_as_str), f.loc, f.generated});
-  predict_backend_kernels(model, rules, compiled, p.registrations);
-  predict_functionalization(model, rules, p.registrations);
+  const std::vector<SignatureGroup> groups = group_by_signature(model.functions);
+  predict_backend_kernels(model, groups, rules, compiled, p.registrations);
+  predict_functionalization(model, groups, rules, p.registrations);
   predict_autograd(model, rules, p.registrations);
   return p;
 }

@@ -30,11 +30,12 @@ bool writes_an_argument(const NativeFunction& f) {
 
 }  // namespace
 
-void predict_backend_kernels(const TorchgenModel& model, const ReleaseRules& rules,
-                             const std::set<std::string>& compiled, std::vector<PredictedRegistration>& out) {
+void predict_backend_kernels(const TorchgenModel& model, const std::vector<SignatureGroup>& groups,
+                             const ReleaseRules& rules, const std::set<std::string>& compiled,
+                             std::vector<PredictedRegistration>& out) {
   Emitter emit{out, {}};
   const auto& fns = model.functions;
-  for (const SignatureGroup& group : group_by_signature(fns)) {
+  for (const SignatureGroup& group : groups) {
     const NativeFunction* group_out =
         group.is_full_group() ? &fns[group.members.at(SchemaKind::Out)] : nullptr;
     const bool structured = group_out && group_out->structured;
@@ -71,11 +72,11 @@ void predict_backend_kernels(const TorchgenModel& model, const ReleaseRules& rul
   }
 }
 
-void predict_functionalization(const TorchgenModel& model, const ReleaseRules& rules,
-                               std::vector<PredictedRegistration>& out) {
+void predict_functionalization(const TorchgenModel& model, const std::vector<SignatureGroup>& groups,
+                               const ReleaseRules& rules, std::vector<PredictedRegistration>& out) {
   const auto& fns = model.functions;
   std::vector<bool> skipped(fns.size(), false);
-  for (const SignatureGroup& group : group_by_signature(fns)) {
+  for (const SignatureGroup& group : groups) {
     bool skip = false;
     for (const auto& [kind, index] : group.members) {
       const std::string name = fns[index].name();

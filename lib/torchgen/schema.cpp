@@ -1,5 +1,7 @@
 #include "torchgen/schema.h"
 
+#include "registry/signature_check.h"
+
 #include <cctype>
 #include <stdexcept>
 
@@ -23,32 +25,13 @@ bool is_identifier(std::string_view s) {
   return !std::isdigit(static_cast<unsigned char>(s.front()));
 }
 
-// Splits at ", " outside brackets and quotes (torchgen splits at ", " only;
-// default lists such as [-2,-1] contain no space).
+// torchgen splits at ", "; default lists such as [-2,-1] hold no space, so
+// the top-level commas are the same places. Unbalanced text is malformed.
 std::vector<std::string_view> split_args(std::string_view s) {
-  std::vector<std::string_view> out;
   int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '[' || c == '(') {
-      ++depth;
-    } else if (c == ']' || c == ')') {
-      --depth;
-    } else if (c == ',' && depth == 0) {
-      out.push_back(trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  if (quote || depth != 0) throw std::invalid_argument("unbalanced brackets or quotes in '" + std::string(s) + "'");
-  if (!trim(s.substr(start)).empty() || !out.empty()) out.push_back(trim(s.substr(start)));
-  return out;
+  for (char c : s) depth += (c == '(' || c == '[') - (c == ')' || c == ']');
+  if (depth != 0) throw std::invalid_argument("unbalanced brackets in '" + std::string(s) + "'");
+  return split_top_level(s);
 }
 
 // "Tensor(a!)[]" -> type "Tensor[]", annotation "a!".
@@ -82,12 +65,13 @@ void check_type(const std::string& type, std::string_view where) {
   if (!is_identifier(t)) throw std::invalid_argument("malformed type '" + type + "' in '" + std::string(where) + "'");
 }
 
+
+}  // namespace
+
 std::string with_annotation(const std::string& type, const std::string& annotation) {
   if (annotation.empty()) return type;
   return "Tensor(" + annotation + ")" + type.substr(6);
 }
-
-}  // namespace
 
 bool type_is_tensor_like(std::string_view type) { return type.rfind("Tensor", 0) == 0; }
 
@@ -252,8 +236,9 @@ int FunctionSchema::tensor_options_start() const {
 
 bool FunctionSchema::has_tensor_options() const { return tensor_options_start() >= 0; }
 
-std::string FunctionSchema::to_string() const {
-  std::string s = op_name() + "(";
+std::string FunctionSchema::print(bool with_namespace, const TypePrinter& type_text,
+                                  const DefaultPrinter& default_text) const {
+  std::string s = (with_namespace ? full_name() : op_name()) + "(";
   bool star = false, first = true;
   for (const auto& a : arguments) {
     if (!first) s += ", ";
@@ -262,17 +247,22 @@ std::string FunctionSchema::to_string() const {
       s += "*, ";
       star = true;
     }
-    s += with_annotation(a.type, a.annotation) + " " + a.name;
-    if (a.default_value) s += "=" + *a.default_value;
+    s += with_annotation(type_text(a.type), a.annotation) + " " + a.name;
+    if (a.default_value) s += "=" + default_text(a);
   }
   s += ") -> ";
   std::string rets;
   for (size_t i = 0; i < returns.size(); ++i) {
     if (i) rets += ", ";
-    rets += with_annotation(returns[i].type, returns[i].annotation);
+    rets += with_annotation(type_text(returns[i].type), returns[i].annotation);
     if (!returns[i].name.empty()) rets += " " + returns[i].name;
   }
   return s + (returns.size() == 1 ? rets : "(" + rets + ")");
+}
+
+std::string FunctionSchema::to_string() const {
+  return print(false, [](const std::string& t) { return t; },
+               [](const SchemaArgument& a) { return *a.default_value; });
 }
 
 FunctionSchema FunctionSchema::signature(bool strip_default, bool keep_return_names) const {

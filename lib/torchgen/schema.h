@@ -5,6 +5,7 @@
 // (torchgen-rules.md O3, O4).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,11 +62,17 @@ struct FunctionSchema {
   FunctionSchema signature(bool strip_default = false, bool keep_return_names = false) const;
   // The dispatcher's re-print (c10 FunctionSchema printer, rules O4).
   std::string dispatcher_text(bool dimname_as_str) const;
+
+  using TypePrinter = std::function<std::string(const std::string&)>;
+  using DefaultPrinter = std::function<std::string(const SchemaArgument&)>;
+  std::string print(bool with_namespace, const TypePrinter& type_text, const DefaultPrinter& default_text) const;
 };
 
 // Throws std::invalid_argument with torchgen-like wording on malformed text.
 FunctionSchema parse_function_schema(std::string_view text);
 BaseOperatorName parse_base_operator_name(std::string_view text);
 bool type_is_tensor_like(std::string_view type);
+// "Tensor[]" + "a!" -> "Tensor(a!)[]".
+std::string with_annotation(const std::string& type, const std::string& annotation);
 
 }  // namespace dispatchctl::torchgen

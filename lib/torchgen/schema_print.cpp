@@ -110,34 +110,12 @@ std::string print_type(std::string type, bool dimname_as_str) {
   return type;
 }
 
-std::string with_annotation(const std::string& type, const std::string& annotation) {
-  if (annotation.empty()) return type;
-  return "Tensor(" + annotation + ")" + type.substr(6);
-}
 
 }  // namespace
 
 std::string FunctionSchema::dispatcher_text(bool dimname_as_str) const {
-  std::string s = full_name() + "(";
-  bool star = false, first = true;
-  for (const auto& a : arguments) {
-    if (!first) s += ", ";
-    first = false;
-    if (a.kwarg_only && !star) {
-      s += "*, ";
-      star = true;
-    }
-    s += with_annotation(print_type(a.type, dimname_as_str), a.annotation) + " " + a.name;
-    if (a.default_value) s += "=" + print_default(a.type, *a.default_value);
-  }
-  s += ") -> ";
-  std::string rets;
-  for (size_t i = 0; i < returns.size(); ++i) {
-    if (i) rets += ", ";
-    rets += with_annotation(print_type(returns[i].type, dimname_as_str), returns[i].annotation);
-    if (!returns[i].name.empty()) rets += " " + returns[i].name;
-  }
-  return s + (returns.size() == 1 ? rets : "(" + rets + ")");
+  return print(true, [&](const std::string& t) { return print_type(t, dimname_as_str); },
+               [](const SchemaArgument& a) { return print_default(a.type, *a.default_value); });
 }
 
 }  // namespace dispatchctl::torchgen

@@ -64,4 +64,8 @@ TEST_CASE("backend YAML: gen_backend_stubs' refusals with file:line") {
   CHECK(error_of("backend: FPGA\ncpp_namespace: x\nautograd: [abs]\n").find("\"AutogradFPGA\" is not a valid DispatchKey") !=
         std::string::npos);
   CHECK(error_of("backend: XLA\ncpp_namespace: x\nsupported: [abs\n").find("xla_native_functions.yaml:") == 0);
+  CHECK(error_of("backend: XLA\ncpp_namespace: x\nsupported:\n  - abs\nautograd:\n  - abs_\n").find(
+            "xla_native_functions.yaml:6: Currently, all variants of an op must either be registered to a backend key, "
+            "or to a backend's autograd key. They cannot be mix and matched. abs is listed under \"supported\", but "
+            "abs_ is listed under \"autograd\".") == 0);
 }

@@ -66,6 +66,8 @@ TEST_CASE("YAML edits change exactly the rows they should") {
     REQUIRE(d.operators[0].rows.size() == 1);
     CHECK(row_text(*after, d.operators[0].rows[0]) ==
           "MkldnnCPU: kernel -> default backend kernel (CompositeExplicitAutogradNonFunctional)");
+    // The same against the real registry: unchanged predictions keep PyTorch's kernel identity.
+    CHECK(changed_ops(diff_of(*load_registry({"builtin:2.14.1"}), *after)) == std::set<std::string>{"aten::add.Tensor"});
   }
 
   SUBCASE("an op turned structured: logit's group gets Meta and CompositeExplicitAutogradNonFunctional kernels") {
