@@ -46,3 +46,29 @@ add_test(NAME cli_trace_bad_key_is_exit_2
 add_test(NAME cli_trace_several_overloads_is_exit_2
          COMMAND ${EXPECT} --exit 2 --stderr-lines 1 --stderr "name one overload"
                  -- ${DCTL} trace aten::add --tensor cpu)
+# Item: the TLS guards of kernels up the stack (VariableType's
+# AutoDispatchBelowADInplaceOrView): the README example runs AutogradCPU once.
+add_test(NAME cli_trace_guard_keeps_autograd_out_of_fresh_call
+         COMMAND ${EXPECT} --exit 0
+                 --stdout "^  1\\. AutogradCPU: .*VariableType"
+                 --stdout "holds AutoDispatchBelowADInplaceOrView meanwhile: TLS excluded adds AutogradFunctionality,"
+                 --stdout "-- fresh call from Functionalize \\(under AutoDispatchSkipFunctionalize"
+                 --no-stdout "AutogradCPU:[^\\n]*\\n(.*\\n)*  [0-9]+\\. AutogradCPU:"
+                 -- ${DCTL} trace aten::add.Tensor --tensor cpu:conj --tls-include Functionalize)
+add_test(NAME cli_trace_json_has_tls_per_hop
+         COMMAND ${EXPECT} --exit 0 --json --stdout "\"tls_excluded\": \\[" --stdout "\"action_source\": \"default\""
+                 --stdout "\"name\": \"AutoDispatchSkipFunctionalize\""
+                 -- ${DCTL} trace aten::add.Tensor --tensor cpu:conj --tls-include Functionalize --format json)
+add_test(NAME cli_trace_autograd_fallback_loses_gradients
+         COMMAND ${EXPECT} --exit 0 --stdout "autograd-not-implemented fallback"
+                 --stdout "NOTE: gradients are missing: if an input requires grad, backward warns"
+                 --stdout "register a kernel at Autograd"
+                 --no-stdout "records autograd history"
+                 -- ${DCTL} trace myops::fused -m builtin:2.14.1 -m ${PROJECT_SOURCE_DIR}/tests/manifests/check/no_autograd.json
+                    --tensor cpu:requires_grad --tensor cpu)
+add_test(NAME cli_trace_then_declared
+         COMMAND ${EXPECT} --exit 0
+                 --stdout "assumed: redispatch, declared in the manifest \\(\"then\": \"redispatch\"\\)"
+                 --stdout "^  2\\. CPU: passes_on_math \\[math kernel\\]"
+                 --stdout "assumed: return, declared in the manifest"
+                 -- ${DCTL} trace demo::passes_on -m builtin:2.14.1 -m ${TRACE_DIR}/then.json --tensor cpu)
