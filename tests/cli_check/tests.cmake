@@ -70,3 +70,22 @@ add_test(NAME cli_check_real_registries
          COMMAND ${EXPECT} --exit 1 --stdout "^9 errors, [0-9]+ warnings"
                  -- ${DCTL} check builtin:2.14.1 --no-config)
 set_tests_properties(cli_check_real_registries cli_diff_same_builtin_is_empty PROPERTIES TIMEOUT 60)
+add_test(NAME cli_check_broken_manifest_does_not_lint_pytorch
+         COMMAND ${EXPECT} --exit 1
+                 --stdout "\\A[^\\n]*syntax\\.json:[0-9]+:[0-9]+: error: .*\\[load-error\\]$"
+                 --no-stdout "builtin:2\\.14\\.1:" --no-stdout "\\[autogradother-ambiguity\\]"
+                 -- ${DCTL} check builtin:2.14.1 ${CHECK_MANIFESTS}/invalid/syntax.json --no-config)
+add_test(NAME cli_check_include_base
+         COMMAND ${EXPECT} --exit 1 --stdout "\\[autogradother-ambiguity\\]$"
+                 -- ${DCTL} check builtin:2.14.1 ${CHECK_MANIFESTS}/invalid/syntax.json --no-config --include-base)
+add_test(NAME cli_check_no_autograd_kernel
+         COMMAND ${EXPECT} --exit 0
+                 --stdout "no_autograd\\.json:[0-9]+:[0-9]+: warning: myops::fused has backend kernels but no autograd kernel reaches .*AutogradCPU.*\\[no-autograd-kernel\\]$"
+                 --no-stdout "myops::argmax_like"
+                 -- ${DCTL} check builtin:2.14.1 ${CHECK_MANIFESTS}/no_autograd.json --no-config)
+add_test(NAME cli_check_require_alias_key
+         COMMAND ${EXPECT} --exit 1 --stdout "myops::fused has no kernel for required key AutogradCPU"
+                 --stdout "myops::fused has no kernel for required key AutogradMeta"
+                 --no-stdout "required key AutogradCUDA"
+                 -- ${DCTL} check builtin:2.14.1 ${CHECK_MANIFESTS}/no_autograd.json --require Autograd --no-config)
+set_tests_properties(cli_check_include_base PROPERTIES TIMEOUT 60)
