@@ -72,3 +72,8 @@ add_test(NAME cli_trace_then_declared
                  --stdout "^  2\\. CPU: passes_on_math \\[math kernel\\]"
                  --stdout "assumed: return, declared in the manifest"
                  -- ${DCTL} trace demo::passes_on -m builtin:2.14.1 -m ${TRACE_DIR}/then.json --tensor cpu)
+add_test(NAME cli_explain_autograd_fallback_names_the_fix
+         COMMAND ${EXPECT} --exit 0 --stdout "autograd-not-implemented fallback, not an autograd"
+                 --stdout "fix: register a kernel at Autograd"
+                 -- ${DCTL} explain myops::fused --key AutogradCPU -m builtin:2.14.1
+                    -m ${PROJECT_SOURCE_DIR}/tests/manifests/check/no_autograd.json)
