@@ -33,7 +33,7 @@ struct CheckCommand {
     options.require.insert(options.require.end(), require.begin(), require.end());
     options.op_patterns.insert(options.op_patterns.end(), ops.begin(), ops.end());
     options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
-    options.include_base = include_base;
+    options.include_base = options.include_base || include_base;
     const CheckResult result = run_check(sources, options);
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
     else if (format == "sarif") write_stdout(findings_sarif(result, "0.1.0").dump(2) + "\n");
@@ -69,7 +69,7 @@ void setup_check(CLI::App& app, int& exit_code) {
       "0 clean (or only warnings/notes), 1 a finding at error severity, 2 bad input.\n\n"
       "dispatchctl.json: {\"dispatchctl_check\": 1, \"rules\": {\"kernel-override\": \"off\",\n"
       "  \"cia-with-backend-kernel\": \"error\"}, \"require\": [\"Meta\"], \"ops\": [\"myops::*\"],\n"
-      "  \"warnings_as_errors\": false}   (severities: off, note, warning, error)\n\n"
+      "  \"warnings_as_errors\": false, \"include_base\": false}   (severities: off, note, warning, error)\n\n"
       "Examples:\n"
       "  dispatchctl check my_ops.json\n"
       "  dispatchctl check builtin:2.14.1 my_backend.json --require AutogradPrivateUse1 --op 'aten::*'\n"

@@ -24,7 +24,7 @@ struct CheckOptions {
 };
 
 // dispatchctl.json: {"dispatchctl_check": 1, "rules": {"ID": "off|note|warning|error"},
-// "require": [KEY…], "ops": [PATTERN…], "warnings_as_errors": bool}. InputError
+// "require": [KEY…], "ops": [PATTERN…], "warnings_as_errors": bool, "include_base": bool}. InputError
 // naming the file, JSON pointer and a fix on anything else.
 CheckOptions read_check_config(std::string_view text, const std::string& source);
 

@@ -246,16 +246,30 @@ std::string missing_row_message(const Registry& registry, const Operator& op,
 }
 
 
+namespace {
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row,
+                              bool grad_mode);
+}  // namespace
+
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
                        const Row& row, bool grad_mode) {
+  const Key k = row.key;
+
+  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode)
+                            : raise("NotImplementedError", missing_row_message(registry, op, live, k),
+                                    "no kernel: PyTorch reports the missing row");
+  if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";
+  return b;
+}
+
+namespace {
+
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row,
+                              bool grad_mode) {
   const Catalogue& cat = registry.catalogue();
   const ReleaseSpec& spec = cat.spec();
   const Key k = row.key;
   const Key f = cat.functionality_of(k);
-
-  if (!row.valid())
-    return raise("NotImplementedError", missing_row_message(registry, op, live, k),
-                 "no kernel: PyTorch reports the missing row");
   if (row.rule == Rule::AmbiguousAutogradOther) {
     std::string state;
     append_torch_state(state, cat, op);
@@ -361,5 +375,7 @@ Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveT
   }
   return {};
 }
+
+}  // namespace
 
 }  // namespace dispatchctl

@@ -262,9 +262,9 @@ TEST_CASE("check: a manifest that fails to load does not put the base registry i
   REQUIRE(both.findings.size() >= 2);
   CHECK(both.findings[0].rule == "load-error");
   CHECK(both.has_errors());
-  // --include-base asks for PyTorch's own findings too.
-  o = {};
-  o.include_base = true;
+  // --include-base (or "include_base" in dispatchctl.json) asks for PyTorch's own findings too.
+  o = read_check_config(R"({"dispatchctl_check": 1, "include_base": true})", "dispatchctl.json");
+  CHECK(o.include_base);
   CHECK_FALSE(of_rule(run_check({"builtin:2.14.1", manifest("invalid/syntax.json")}, o),
                       "autogradother-ambiguity").empty());
 }
