@@ -16,7 +16,7 @@ constexpr const char* k_default_config = "dispatchctl.json";
 struct CheckCommand {
   std::vector<std::string> sources, require, ops;
   std::string format, config;
-  bool no_config = false, warnings_as_errors = false, list_checks = false;
+  bool no_config = false, warnings_as_errors = false, list_checks = false, include_base = false;
 
   int run() {
     if (list_checks) {
@@ -33,6 +33,7 @@ struct CheckCommand {
     options.require.insert(options.require.end(), require.begin(), require.end());
     options.op_patterns.insert(options.op_patterns.end(), ops.begin(), ops.end());
     options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
+    options.include_base = options.include_base || include_base;
     const CheckResult result = run_check(sources, options);
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
     else if (format == "sarif") write_stdout(findings_sarif(result, "0.1.0").dump(2) + "\n");
@@ -50,23 +51,29 @@ void setup_check(CLI::App& app, int& exit_code) {
   sub->add_option("MANIFEST", command->sources,
                   "Manifests or builtin:VERSION, layered in order (builtin: first)");
   add_format_option(sub, command->format, {"text", "json", "sarif", "github"});
-  sub->add_option("--require", command->require, "Runtime key every operator in scope must fill (repeatable)");
+  sub->add_option("--require", command->require,
+                  "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "
+                  "its runtime keys the operator has backend kernels for");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
   sub->add_option("--config", command->config, "Config file (default: ./dispatchctl.json if present)");
   sub->add_flag("--no-config", command->no_config, "Ignore ./dispatchctl.json");
   sub->add_flag("--warnings-as-errors", command->warnings_as_errors, "Report warnings as errors");
+  sub->add_flag("--include-base", command->include_base,
+                "With manifest files, also lint the operators of builtin:/base registries they do not touch");
   sub->add_flag("--list-checks", command->list_checks, "List the rules with their default severity");
   sub->footer(
       "Scope: with manifest files, only the operators they touch are checked (a backend's\n"
-      "manifest on top of builtin:2.14.1 is linted, not PyTorch); with builtins only, all.\n"
-      "Findings point at the registration's file:line:col. Exit status: 0 clean (or only\n"
-      "warnings/notes), 1 a finding at error severity, 2 bad input.\n\n"
+      "manifest on top of builtin:2.14.1 is linted, not PyTorch), even when one fails to\n"
+      "load; --include-base or builtins only: all. A load error is listed first and is\n"
+      "always an error. Findings point at the registration's file:line:col. Exit status:\n"
+      "0 clean (or only warnings/notes), 1 a finding at error severity, 2 bad input.\n\n"
       "dispatchctl.json: {\"dispatchctl_check\": 1, \"rules\": {\"kernel-override\": \"off\",\n"
       "  \"cia-with-backend-kernel\": \"error\"}, \"require\": [\"Meta\"], \"ops\": [\"myops::*\"],\n"
-      "  \"warnings_as_errors\": false}   (severities: off, note, warning, error)\n\n"
+      "  \"warnings_as_errors\": false, \"include_base\": false}   (severities: off, note, warning, error)\n\n"
       "Examples:\n"
       "  dispatchctl check my_ops.json\n"
       "  dispatchctl check builtin:2.14.1 my_backend.json --require AutogradPrivateUse1 --op 'aten::*'\n"
+      "  dispatchctl check builtin:2.14.1 my_ops.json --require Autograd --require Meta\n"
       "  dispatchctl check my_ops.json --format sarif > dispatchctl.sarif\n"
       "  dispatchctl check --list-checks");
   sub->callback([command, &exit_code] { exit_code = command->run(); });

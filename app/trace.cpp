@@ -14,6 +14,7 @@ constexpr const char* k_footer = R"(Examples:
   dispatchctl trace aten::add.Tensor --tensor cpu:inference --inference-mode
   dispatchctl trace aten::matmul --tensor cpu --tensor cpu --autocast cpu
   dispatchctl trace aten::add.Tensor --tensor meta --format json
+  dispatchctl trace aten::add.Tensor --tensor cpu:conj --tls-include Functionalize
   dispatchctl trace aten::add.Tensor --keyset CPU,Functionalize,AutogradCPU
   dispatchctl trace my::op -m builtin:2.14.1 -m my_backend.json --tensor privateuse1
 
@@ -25,17 +26,21 @@ in inference mode), :requires_grad (changes no key set), e.g. cpu:conj.
 The trace follows the LIVE table (registrations replayed in order, see
 'show --live'); a hop whose live row differs from _dispatch_dump_table says so.
 
-What each kernel does is modelled from PyTorch's conventions, since kernels
-are opaque: backend rows (CPU, SparseCPU, NestedTensorCPU, ...) and composite
-kernels return; autograd kernels and the autograd fallback redispatch with
-ks & after_autograd_keyset; ADInplaceOrView with after_ADInplaceOrView_keyset;
-the Conjugate/Negative/ZeroTensor fallbacks resolve their bit on the inputs
-and redispatch with FULL_AFTER(key) (their per-op kernels return); Tracer and
-PythonTLSSnapshot redispatch with FULL_AFTER(key); Functionalize and Autocast
-kernels call the operator again from the top with their key excluded from TLS;
-BackendSelect kernels pick the call's highest backend (else CPU, dense); the
-Meta fallback raises; Python, PythonDispatcher, PreDispatch and functorch keys
-hand off to code not modelled (the trace stops there, exit 0).
+What each kernel does is modelled from PyTorch's conventions per kernel kind,
+since kernels are opaque: backend rows (CPU, SparseCPU, NestedTensorCPU, ...) and
+composite kernels return; autograd kernels redispatch with after_autograd_keyset
+holding AutoDispatchBelowADInplaceOrView (autograd keys and ADInplaceOrView join
+TLS excluded below them); 2.x's autograd fallback redispatches without a guard and
+loses the gradients (the autograd-not-implemented fallback); ADInplaceOrView
+kernels redispatch under the same guard; Autocast kernels call the operator again
+under ExcludeDispatchKeyGuard(their key); Functionalize kernels and fallback call
+again under AutoDispatchSkipFunctionalize; the Conjugate/Negative/ZeroTensor
+fallbacks resolve their bit and redispatch with FULL_AFTER(key); Tracer and
+PythonTLSSnapshot redispatch; BackendSelect picks the call's highest backend (else
+CPU, dense); the Meta fallback raises; Python, PythonDispatcher, PreDispatch and
+functorch keys hand off (the trace stops there, exit 0). A manifest kernel's
+"then" (return, redispatch, call, decompose, raise) overrides the default; each
+hop prints the TLS in effect, the guard it holds and which behaviour was assumed.
 
 Exit status: 0 the call completes (or is handed off), 1 PyTorch would raise
 (the error text is printed), 2 usage or input errors.)";

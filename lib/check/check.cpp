@@ -4,6 +4,7 @@
 #include <set>
 
 #include "check/lint.h"
+#include "builtin/builtin.h"
 #include "check/load.h"
 #include "query/op_select.h"
 #include "registry/key_lookup.h"
@@ -19,6 +20,9 @@ bool CheckResult::has_errors() const {
 namespace {
 
 std::optional<Severity> severity_for(const CheckOptions& options, const std::string& rule) {
+  // A file that does not load makes every other answer partial: its error
+  // cannot be turned off or down.
+  if (rule == "load-error") return Severity::Error;
   std::optional<Severity> s = find_rule(rule) ? find_rule(rule)->default_severity : Severity::Error;
   if (auto it = options.severities.find(rule); it != options.severities.end()) s = it->second;
   if (s == Severity::Warning && options.warnings_as_errors) s = Severity::Error;
@@ -34,8 +38,12 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
   for (const auto& p : options.op_patterns)
     if (!is_glob(p)) (void)select_operators(registry, {p});  // a typo is exit 2 with did-you-mean
   LintScope scope;
-  for (const auto& name : options.require)
-    scope.required.push_back(require_runtime_key(registry.catalogue(), name, "--require"));
+  const Catalogue& cat = registry.catalogue();
+  for (const auto& name : options.require) {
+    const Key k = require_key(cat, name, "--require");
+    if (cat.is_alias(k)) scope.required_aliases.push_back(k);
+    else scope.required.push_back(require_runtime_key(cat, name, "--require"));
+  }
   const std::set<std::string> files(manifest_files.begin(), manifest_files.end());
   scope.contains = [files, patterns = options.op_patterns](const Operator& op) {
     if (!patterns.empty() &&
@@ -60,7 +68,13 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   if (load.registry) {
     const Registry& registry = *load.registry;
     result.torch_version = registry.torch_version;
-    const LintScope scope = make_scope(registry, load.manifest_files, options);
+    // Every manifest file given counts, loaded or not: one that fails to load
+    // leaves its operators out, never the whole base registry in (§ check).
+    std::vector<std::string> manifest_files;
+    for (const auto& s : sources)
+      if (s.rfind(k_builtin_prefix, 0) != 0) manifest_files.push_back(s);
+    if (options.include_base) manifest_files.clear();
+    const LintScope scope = make_scope(registry, manifest_files, options);
     for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
     using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);
     const std::pair<std::string_view, Lint> lints[] = {
@@ -68,6 +82,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
         {"kernel-override", lint_overrides},
         {"autogradother-ambiguity", lint_ambiguity},
         {"cia-with-backend-kernel", lint_cia_with_backend},
+        {"no-autograd-kernel", lint_no_autograd_kernel},
         {"required-key", lint_required_keys},
         {"stale-live-row", lint_stale_live_rows},
     };
@@ -85,9 +100,9 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     return std::find(sources.begin(), sources.end(), file) - sources.begin();
   };
   std::stable_sort(result.findings.begin(), result.findings.end(), [&](const Finding& a, const Finding& b) {
-    return std::make_tuple(source_index(a.location.file), a.location.file, a.location.line,
+    return std::make_tuple(a.rule != "load-error", source_index(a.location.file), a.location.file, a.location.line,
                            a.location.column, a.rule, a.op, a.key) <
-           std::make_tuple(source_index(b.location.file), b.location.file, b.location.line,
+           std::make_tuple(b.rule != "load-error", source_index(b.location.file), b.location.file, b.location.line,
                            b.location.column, b.rule, b.op, b.key);
   });
   return result;

@@ -19,10 +19,12 @@ struct CheckOptions {
   // Per-rule severity; nullopt turns the rule off. Absent = the rule's default.
   std::map<std::string, std::optional<Severity>> severities;
   bool warnings_as_errors = false;
+  // With manifest files, also lint the base registry's operators they do not touch.
+  bool include_base = false;
 };
 
 // dispatchctl.json: {"dispatchctl_check": 1, "rules": {"ID": "off|note|warning|error"},
-// "require": [KEY…], "ops": [PATTERN…], "warnings_as_errors": bool}. InputError
+// "require": [KEY…], "ops": [PATTERN…], "warnings_as_errors": bool, "include_base": bool}. InputError
 // naming the file, JSON pointer and a fix on anything else.
 CheckOptions read_check_config(std::string_view text, const std::string& source);
 
@@ -35,10 +37,11 @@ struct CheckResult {
 };
 
 // Scope: operators matching op_patterns, and among those, when any manifest
-// file is loaded, only the operators that a manifest file touches (defines or
-// registers a kernel for): linting my_backend.json on top of builtin:2.14.1
-// reports my_backend.json's problems, not PyTorch's. With builtins only,
-// every operator. InputError for a --require key or --op name that does not
+// file is given (loaded or not), only the operators that a manifest file
+// touches (defines or registers a kernel for): linting my_backend.json on top
+// of builtin:2.14.1 reports my_backend.json's problems, not PyTorch's, even
+// when my_backend.json fails to load. include_base or builtins only: every
+// operator. Load errors sort first; they are always errors. InputError for a --require key or --op name that does not
 // exist, or a builtin: source listed after a manifest file.
 CheckResult run_check(const std::vector<std::string>& sources, const CheckOptions& options);
 

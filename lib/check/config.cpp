@@ -26,7 +26,7 @@ CheckOptions read_check_config(std::string_view text, const std::string& source)
   if (!doc.is_object()) throw InputError(source + ": expected a JSON object");
   CheckOptions options;
   const std::vector<std::string_view> fields = {"dispatchctl_check", "rules", "require", "ops",
-                                                "warnings_as_errors", "description"};
+                                                "warnings_as_errors", "include_base", "description"};
   for (const auto& [name, value] : doc.items()) {
     const std::string where = source + ": /" + name;
     if (name == "dispatchctl_check") {
@@ -53,6 +53,9 @@ CheckOptions read_check_config(std::string_view text, const std::string& source)
     } else if (name == "warnings_as_errors") {
       if (!value.is_boolean()) throw InputError(where + ": expected true or false");
       options.warnings_as_errors = value.get<bool>();
+    } else if (name == "include_base") {
+      if (!value.is_boolean()) throw InputError(where + ": expected true or false");
+      options.include_base = value.get<bool>();
     } else if (name != "description") {
       throw InputError(where + ": unknown field '" + name + "'" + did_you_mean(name, fields));
     }

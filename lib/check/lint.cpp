@@ -182,11 +182,11 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
 }
 
 void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
-  if (scope.required.empty()) return;
+  if (scope.required.empty() && scope.required_aliases.empty()) return;
   const Catalogue& cat = registry.catalogue();
   for (const Operator* op : registry.sorted_operators()) {
     if (!scope.contains(*op) || (!op->schema && op->registrations.empty())) continue;
-    for (Key k : scope.required) {
+    for (Key k : required_keys_for(cat, *op, scope)) {
       const Row row = compute_row(registry, *op, k);
       std::string why;
       if (row.rule == Rule::Missing) why = "nothing fills it: a call there raises";

@@ -12,7 +12,16 @@ namespace dispatchctl {
 struct LintScope {
   std::function<bool(const Operator&)> contains;
   std::vector<Key> required;  // runtime keys
+  // Alias keys given to --require: each stands for its runtime keys the
+  // operator has a backend kernel for (--require Autograd -> AutogradCPU …).
+  std::vector<Key> required_aliases;
 };
+
+// The autograd keys (Autograd<backend>, AutogradOther) an operator's own
+// backend kernels (direct, CompositeExplicitAutograd[NonFunctional]) need, in table order.
+std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Operator& op);
+// scope.required plus the runtime keys scope.required_aliases stand for on `op`.
+std::vector<Key> required_keys_for(const Catalogue& cat, const Operator& op, const LintScope& scope);
 
 void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_overrides(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
@@ -21,6 +30,7 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
 // Needs lib/live (built in when present): false means the rule is absent.
 bool live_rules_available();
 void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 
 }  // namespace dispatchctl

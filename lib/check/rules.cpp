@@ -54,9 +54,18 @@ const std::vector<RuleInfo>& check_rules() {
        "torchgen forbids it: a backend kernel keeps the math kernel away from its autograd key, a "
        "CompositeExplicitAutograd kernel from every Autograd* key (§3.2). The finding names the keys "
        "that lose the math kernel. Register an Autograd kernel or drop the CIA kernel."},
+      {"no-autograd-kernel", Severity::Warning, "Backend kernels without an autograd kernel",
+       "An operator with kernels for CPU, CUDA … (or CompositeExplicitAutograd) and nothing at "
+       "Autograd, Autograd<backend> or CompositeImplicitAutograd: calls reach the autograd backend "
+       "fallback. On 2.x that is the autograd-not-implemented fallback (the forward runs, backward "
+       "warns and the gradients are missing); on 1.13 a fallthrough (outputs do not require grad). "
+       "Register a kernel at Autograd (or CompositeImplicitAutograd), or a fallthrough at Autograd "
+       "if the operator is not differentiable."},
       {"required-key", Severity::Error, "A required key is left without a kernel",
        "With --require KEY (or \"require\" in dispatchctl.json), every operator in scope must get a "
-       "kernel from its own registrations at KEY; a backend fallback or nothing does not count."},
+       "kernel from its own registrations at KEY; a backend fallback or nothing does not count. An "
+       "alias key stands for its runtime keys the operator has a backend kernel for (--require "
+       "Autograd: AutogradCPU for an operator with a CPU kernel, …)."},
   };
   static const std::vector<RuleInfo> with_live = [] {
     std::vector<RuleInfo> all = rules;

@@ -133,6 +133,16 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
     notes.push_back("this is PyTorch 2.x's Meta backend fallback: a call raises NotImplementedError (\"" +
                     op.name + ": attempted to run this operator with Meta tensors, but there was no fake "
                     "impl or Meta kernel registered\"), although has_computed_kernel says yes");
+  const Key f = k == k_undefined ? k_undefined : cat.functionality_of(k);
+  if (row.rule == Rule::BackendFallback && !row.fallthrough() &&
+      !cat.spec().autograd_fallback_backward_warning.empty() &&
+      (f == wk.autograd_functionality || f == wk.autograd_other || f == wk.autograd_nested_tensor))
+    notes.push_back("this is PyTorch " + std::string(cat.version()) +
+                    "'s autograd-not-implemented fallback, not an autograd kernel: the forward runs, but "
+                    "if an input requires grad, backward warns (\"" + op.name +
+                    ": an autograd kernel was not registered to the Autograd key(s) …\") and the "
+                    "gradients are missing; fix: register a kernel at Autograd (or " + cat.name(k) +
+                    ", or CompositeImplicitAutograd) for " + op.name);
   if (k == k_undefined && row.kernel && row.kernel->fallthrough)
     notes.push_back("a fallthrough on Undefined is called (there is no bit to mask) and raises an "
                     "INTERNAL ASSERT (fallthrough_kernel was executed …)");

@@ -71,6 +71,12 @@ struct ReleaseSpec {
   // The Meta backend fallback's error text ("{op}" = operator name); empty
   // when the release has no raising Meta fallback.
   std::string_view meta_fallback_error;
+  // The Autograd<backend> backend fallbacks, when they are real kernels (2.x;
+  // 1.13's are fallthroughs): the autograd-not-implemented fallback. The
+  // forward runs (redispatch after autograd, no TLS guard); if an input
+  // requires grad, backward prints this warning ("{op}" = operator) and the
+  // gradients are missing. Empty: the release's fallback is not known to do so.
+  std::string_view autograd_fallback_backward_warning;
   // The ambiguous AutogradOther kernel's INTERNAL ASSERT (KernelFunction.cpp):
   // where it fires as the build prints it ("" = unknown) and its inference hint.
   std::string_view ambiguous_assert_at;

@@ -174,6 +174,15 @@ ReleaseSpec torch_2_14() {
       "compilation APIs (torch.compile/torch.export); in order to use this operator with those "
       "APIs you'll need to add a fake impl. Please see the following for next steps:  "
       "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html";
+  // torch/csrc/autograd/autograd_not_implemented_fallback.cpp (warn mode, the default).
+  r.autograd_fallback_backward_warning =
+      "{op}: an autograd kernel was not registered to the Autograd key(s) but we are trying to "
+      "backprop through it. This may lead to silently incorrect behavior. This behavior is "
+      "deprecated and will be removed in a future version of PyTorch. If your operator is "
+      "differentiable, please ensure you have registered an autograd kernel to the correct "
+      "Autograd key (e.g. DispatchKey::Autograd, DispatchKey::CompositeImplicitAutograd). If your "
+      "operator is not differentiable, or to squash this warning and use the previous behavior, "
+      "please register torch::CppFunction::makeFallthrough() to DispatchKey::Autograd.";
   add_common_call_data(r);
   // From KernelFunction.cpp of recent 2.x sources [unverified on 2.14.1].
   r.ambiguous_autogradother_hint =

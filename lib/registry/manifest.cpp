@@ -1,5 +1,7 @@
 #include "registry/manifest.h"
 
+#include <algorithm>
+
 #include "registry/key_lookup.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
@@ -106,7 +108,9 @@ const std::vector<std::string_view> k_top_fields = {"dispatchctl_manifest", "tor
 const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debug",
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
-                                                       "boxed", "unboxed"};
+                                                       "boxed", "unboxed", "then"};
+// "then" values in KernelThen order (Default has none).
+constexpr std::string_view k_then_names[] = {"", "return", "redispatch", "call", "decompose", "raise"};
 const std::vector<std::string_view> k_fallback_fields = {"key", "kernel", "fallthrough"};
 
 void check_operator_name(const ObjectReader& r, const std::string& name) {
@@ -124,6 +128,14 @@ void load_kernel(Registry& registry, const std::string& op_name, const ObjectRea
   kernel.boxed = r.boolean("boxed").value_or(true);
   // A fallthrough kernel is boxed only (manifest-format.md).
   kernel.unboxed = r.boolean("unboxed").value_or(!kernel.fallthrough);
+  if (auto then = r.string("then", false)) {
+    const auto* found = std::find(std::begin(k_then_names) + 1, std::end(k_then_names), *then);
+    if (found == std::end(k_then_names))
+      r.fail(r.at("then"), "'" + *then + "' is not what a kernel does next" +
+                               did_you_mean(*then, {std::begin(k_then_names) + 1, std::end(k_then_names)}) +
+                               "; expected return, redispatch, call, decompose or raise");
+    kernel.then = static_cast<KernelThen>(found - std::begin(k_then_names));
+  }
   kernel.origin = Origin{r.source(), r.pointer(), 0};
   registry.impl(op_name, std::move(kernel));
 }
@@ -223,6 +235,7 @@ std::string write_manifest(const Registry& registry, const std::string& torch_ve
       if (k.signature) kj["signature"] = *k.signature;
       if (!k.boxed) kj["boxed"] = false;
       if (k.unboxed == k.fallthrough) kj["unboxed"] = k.unboxed;
+      if (k.then != KernelThen::Default) kj["then"] = k_then_names[static_cast<int>(k.then)];
       kernels.push_back(std::move(kj));
     }
     if (!kernels.empty()) entry["kernels"] = std::move(kernels);

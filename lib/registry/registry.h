@@ -29,6 +29,10 @@ struct Origin {
   std::string to_string() const;  // file:line or file (pointer)
 };
 
+// What a kernel does when a call reaches it, as a manifest may declare it
+// for `trace` ("then"); Default = trace's default for the kernel's kind.
+enum class KernelThen { Default, Return, Redispatch, Call, Decompose, Raise };
+
 struct Kernel {
   Key key = k_undefined;  // as stored: a keyless/Undefined registration is CIA
   std::string debug;
@@ -36,6 +40,7 @@ struct Kernel {
   bool fallthrough = false;
   bool boxed = true;
   bool unboxed = true;
+  KernelThen then = KernelThen::Default;  // no effect on tables
   Origin origin;
   std::uint32_t sequence = 0;  // registration order, registry-wide
 };

@@ -111,8 +111,14 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
     out += wrap_words("       " + source_words(cat, hop.row) + "; receives " + cat.format(hop.received), 0, 7,
                       k_width) + "\n";
     out += wrap_words("       " + hop.does, 0, 7, k_width) + "\n";
+    out += wrap_words("       assumed: " + std::string(action_id(hop.action)) + ", " + hop.assumed, 0, 9,
+                      k_width) + "\n";
+    if (!hop.guard.name.empty())
+      out += wrap_words("       holds " + hop.guard.name + " meanwhile: TLS excluded adds " + hop.guard.keys, 0,
+                        9, k_width) + "\n";
     if (hop.action == HopAction::Redispatch)
       out += "       -> redispatch with " + describe_mask(cat, hop.mask) + ": " + cat.format(hop.next) + "\n";
+    if (!hop.consequence.empty()) out += wrap_words("       NOTE: " + hop.consequence, 0, 9, k_width) + "\n";
     if (hop.stale) {
       out += wrap_words("       STALE: _dispatch_dump_table shows " + row_words(hop.computed) + "; " +
                             hop.stale_reason, 0, 14, k_width) + "\n";
@@ -168,14 +174,20 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
     o["call"] = hop.call;
     for (auto& [k, v] : h.items()) o[k] = v;
     o["received"] = key_list(cat, hop.received);
+    o["tls_included"] = key_list(cat, hop.tls_included);
+    o["tls_excluded"] = key_list(cat, hop.tls_excluded);
     o["action"] = action_id(hop.action);
+    o["action_source"] = hop.declared ? "declared" : "default";
+    o["assumed"] = hop.assumed;
     o["does"] = hop.does;
+    if (!hop.guard.name.empty())
+      o["guard"] = {{"name", hop.guard.name}, {"excludes", hop.guard.keys}};
+    if (!hop.consequence.empty()) o["consequence"] = hop.consequence;
     if (hop.action == HopAction::Redispatch) {
       o["mask"] = describe_mask(cat, hop.mask);
       o["next"] = key_list(cat, hop.next);
     }
     if (hop.resolves != k_undefined) o["resolves"] = cat.name(hop.resolves);
-    if (hop.excludes != k_undefined) o["excludes"] = cat.name(hop.excludes);
     o["stale"] = hop.stale;
     if (hop.stale) {
       o["computed"] = row_json(cat, hop.computed);

@@ -1,8 +1,10 @@
 // What the kernel in a table row does when it runs: the modelling behind
 // `trace` (dispatch-semantics.md §5.2, §9.1). Kernels are opaque strings to
-// dispatchctl, so behaviour follows PyTorch's conventions per key: backend
-// rows compute, autograd rows redispatch after autograd, Functionalize and
-// Autocast call again from the top, and so on.
+// dispatchctl, so behaviour follows PyTorch's conventions per kernel kind
+// (one name-keyed table in behaviour.cpp): backend rows compute, autograd
+// rows redispatch after autograd under VariableType's TLS guard,
+// Functionalize and Autocast call again from the top under theirs, and so
+// on. A manifest kernel's "then" overrides the default for its kind.
 #pragma once
 
 #include <string>
@@ -14,12 +16,15 @@ namespace dispatchctl {
 
 struct Behaviour {
   HopAction action = HopAction::Return;
+  bool declared = false;  // from the kernel's "then"
+  std::string assumed;    // the kind whose default this is, or the declaration
   std::string does;
+  TlsGuard guard;              // Redispatch / FreshCall
   KeySet mask;                 // Redispatch
   Key resolves = k_undefined;  // Redispatch after resolving a bit on the inputs
-  Key excludes = k_undefined;  // FreshCall
   bool backend_select = false; // Redispatch whose set comes from the factory arguments
   std::string error_type, error;
+  std::string consequence;
 };
 
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,

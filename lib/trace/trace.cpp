@@ -51,11 +51,13 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
   trace.op = op.name;
   trace.stale_keys = live.stale_keys();
   std::vector<TensorArg> args = setup.arguments;
+  // The TLS in effect: the user's, plus the guards of the kernels up the
+  // stack (each one only adds to excluded while the call passes below it).
   KeySet included = setup.tls_included;
   KeySet excluded = setup.tls_excluded;
   std::string reason = "the call";
-  // Every fresh call excludes one more key and every redispatch drops the
-  // current functionality, so these bounds are never reached in practice.
+  // Every fresh call runs under one more guard and every redispatch drops
+  // the current functionality, so these bounds are never reached in practice.
   for (int call = 0; call < 64; ++call) {
     trace.calls.push_back(compute_key_set(cat, live, reason, args, included, excluded));
     KeySet ks = trace.calls.back().dispatch;
@@ -68,13 +70,19 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       hop.stale = live.stale[slot];
       if (hop.stale) hop.stale_reason = stale_reason(registry, op, live, hop.row.key);
       hop.received = ks;
+      hop.tls_included = included;
+      hop.tls_excluded = excluded;
       Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode);
       hop.action = b.action;
+      hop.declared = b.declared;
+      hop.assumed = std::move(b.assumed);
       hop.does = std::move(b.does);
       hop.error_type = std::move(b.error_type);
       hop.error = std::move(b.error);
+      hop.consequence = std::move(b.consequence);
       hop.resolves = b.resolves;
-      hop.excludes = b.excludes;
+      hop.guard = b.guard;
+      excluded = excluded | b.guard.excludes;
       if (b.action == HopAction::Redispatch) {
         if (b.resolves != k_undefined)
           for (auto& a : args) a.keys = cat.minus(a.keys, cat.bit(b.resolves));
@@ -91,12 +99,11 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
         continue;
       }
       const HopAction action = hop.action;
-      const Key excludes = hop.excludes;
       trace.hops.push_back(std::move(hop));
       if (action == HopAction::FreshCall) {
-        excluded = excluded | cat.bit(excludes);
-        reason = "fresh call from " + cat.name(trace.hops.back().row.key) + " (" + cat.name(excludes) +
-                 " excluded from TLS)";
+        const Hop& from = trace.hops.back();
+        reason = "fresh call from " + cat.name(from.row.key) + " (under " + from.guard.name + ": TLS excluded adds " +
+                 from.guard.keys + ")";
         break;
       }
       trace.outcome = action == HopAction::Return  ? Trace::Outcome::Completed

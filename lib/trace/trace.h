@@ -19,6 +19,7 @@ struct KeySetComputation {
   std::string reason;  // "the call" / "fresh call from Functionalize …"
   std::vector<TensorArg> arguments;
   KeySet tensor_union;
+  // The TLS the call sees: the user's, plus every guard held up the stack.
   KeySet tls_included, tls_excluded;
   KeySet after_tls;    // (union | included) - excluded
   int mask_backend = 0;  // backend whose fallthrough mask applies (1-based; 0 = none: CPU's)
@@ -30,11 +31,20 @@ struct KeySetComputation {
 enum class HopAction {
   Return,      // computes the result (backend kernels, composite kernels)
   Redispatch,  // continues with received & mask (§5.2)
-  FreshCall,   // calls the operator again from the top with a key excluded from TLS
+  FreshCall,   // calls the operator again from the top, under its TLS guard
   Raise,       // PyTorch raises here
   Handoff,     // hands the call to code dispatchctl does not model (Python, functorch)
 };
 std::string_view action_id(HopAction action);  // "return", "redispatch" …
+
+// A TLS guard a kernel holds while it redispatches or calls afresh, e.g.
+// VariableType's AutoDispatchBelowADInplaceOrView: its keys join TLS
+// excluded for everything that runs below the kernel.
+struct TlsGuard {
+  std::string name;  // "" = the kernel holds none
+  KeySet excludes;
+  std::string keys;  // the excluded keys by name ("AutogradFunctionality" prints in no key set)
+};
 
 struct Hop {
   int call = 0;  // index into Trace::calls
@@ -43,14 +53,18 @@ struct Hop {
   bool stale = false;
   std::string stale_reason;
   KeySet received;  // key set the kernel is called with
+  KeySet tls_included, tls_excluded;  // the TLS in effect while the kernel runs
   HopAction action = HopAction::Return;
+  bool declared = false;  // action from the manifest's "then", else the default for the kind
+  std::string assumed;    // why this action: the kind it is the default for, or the declaration
   std::string does;  // what the kernel does, one sentence (the modelling)
+  TlsGuard guard;    // Redispatch/FreshCall: held while it passes the call on
   KeySet mask;       // Redispatch: FULL_AFTER mask applied
   KeySet next;       // Redispatch: the set passed on
   Key resolves = k_undefined;  // Conjugate/Negative/ZeroTensor: bit resolved on the inputs
-  Key excludes = k_undefined;  // FreshCall: key added to TLS excluded
   std::string error_type;      // Raise: NotImplementedError / RuntimeError
   std::string error;           // Raise: PyTorch's message
+  std::string consequence;     // e.g. the autograd fallback's missing gradients
 };
 
 struct Trace {

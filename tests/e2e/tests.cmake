@@ -23,5 +23,11 @@ add_test(NAME e2e_export_recorded_dumps
          COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_export_recorded_dumps.py
                  ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_recorded)
 
-set_tests_properties(e2e_export_live e2e_differential_random e2e_export_recorded_dumps
+# Real call chains (logging kernels under PyTorch's own VariableType, Autocast,
+# Functionalize and Conjugate kernels) against `trace`: hits and the TLS at each.
+add_test(NAME e2e_trace_live
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_trace_live.py
+                 ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_trace_live)
+
+set_tests_properties(e2e_export_live e2e_differential_random e2e_export_recorded_dumps e2e_trace_live
                      PROPERTIES TIMEOUT 300)

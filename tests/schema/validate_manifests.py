@@ -47,6 +47,7 @@ must_fail = [
     dict(base, operators=[{"name": "x::y", "alias_analysis": "MAGIC", "schema": "x::y() -> ()"}]),
     dict(base, operators=[{"name": "x::y", "debug": "d"}]),
     dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "fallthruogh": True}]}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "then": "redispach"}]}]),
     dict(base, fallbacks=[{"key": "CPU"}]),
     dict(base, extra=1),
 ]

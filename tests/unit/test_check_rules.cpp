@@ -212,3 +212,59 @@ TEST_CASE("check: stale-live-row when CIA is registered before CEA, not the othe
   CHECK(of_rule(run_check({"builtin:2.14.1"}, {}), "stale-live-row").empty());
 }
 #endif
+
+TEST_CASE("check: no-autograd-kernel for backend kernels that no autograd kernel covers") {
+  const CheckResult r = run_check({"builtin:2.14.1", manifest("no_autograd.json")}, {});
+  const auto found = of_rule(r, "no-autograd-kernel");
+  REQUIRE(found.size() == 1);  // the fallthrough at Autograd says "not differentiable"
+  CHECK(found[0].op == "myops::fused");
+  CHECK(found[0].severity == Severity::Warning);
+  CHECK(found[0].message.find("AutogradCPU") != std::string::npos);
+  CHECK(found[0].message.find("AutogradMeta") != std::string::npos);
+  CHECK(found[0].message.find("gradients are missing") != std::string::npos);
+  CHECK(found[0].message.find("register a kernel at Autograd") != std::string::npos);
+  CHECK_FALSE(r.has_errors());
+  // PyTorch's own operators all have autograd kernels where they have backend kernels.
+  CheckOptions builtins_only;
+  builtins_only.op_patterns = {"aten::add.Tensor", "aten::mm", "aten::nonzero"};
+  CHECK(of_rule(run_check({"builtin:2.14.1"}, builtins_only), "no-autograd-kernel").empty());
+}
+
+TEST_CASE("check: --require with an alias key means its runtime keys the operator has backends for") {
+  CheckOptions o;
+  o.require = {"Autograd"};
+  const CheckResult r = run_check({"builtin:2.14.1", manifest("no_autograd.json")}, o);
+  std::vector<std::string> keys;
+  for (const auto& f : of_rule(r, "required-key")) keys.push_back(f.op + " " + f.key);
+  std::sort(keys.begin(), keys.end());
+  CHECK(keys == std::vector<std::string>{"myops::fused AutogradCPU", "myops::fused AutogradMeta"});
+  CHECK(r.has_errors());
+  o.require = {"Autogradd"};
+  CHECK_THROWS_WITH_AS(run_check({"builtin:2.14.1", manifest("no_autograd.json")}, o),
+                       doctest::Contains("did you mean 'Autograd'"), InputError);
+}
+
+TEST_CASE("check: a manifest that fails to load does not put the base registry in scope") {
+  // The issue's case: the manifest does not load at all, PyTorch is not linted instead.
+  const CheckResult r = run_check({"builtin:2.14.1", manifest("invalid/syntax.json")}, {});
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].rule == "load-error");
+  CHECK(r.findings[0].location.file.find("syntax.json") != std::string::npos);
+  CHECK(r.operators_checked == 0);
+  CHECK(r.has_errors());
+  // One that loads in part: only what it touched is in scope.
+  for (const auto& f : run_check({"builtin:2.14.1", manifest("invalid/bad_key.json")}, {}).findings)
+    CHECK(f.location.file.find("builtin:") == std::string::npos);
+  // A load error cannot be turned off, and comes before other files' findings.
+  CheckOptions o;
+  o.severities["load-error"] = std::nullopt;
+  const CheckResult both = run_check({manifest("dangling_impl.json"), manifest("invalid/syntax.json")}, o);
+  REQUIRE(both.findings.size() >= 2);
+  CHECK(both.findings[0].rule == "load-error");
+  CHECK(both.has_errors());
+  // --include-base (or "include_base" in dispatchctl.json) asks for PyTorch's own findings too.
+  o = read_check_config(R"({"dispatchctl_check": 1, "include_base": true})", "dispatchctl.json");
+  CHECK(o.include_base);
+  CHECK_FALSE(of_rule(run_check({"builtin:2.14.1", manifest("invalid/syntax.json")}, o),
+                      "autogradother-ambiguity").empty());
+}

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "registry/manifest.h"
 #include "registry/sources.h"
 #include "render/trace_render.h"
@@ -182,6 +184,104 @@ TEST_CASE("trace: the Functionalize fallback makes a fresh call and upper kernel
   REQUIRE(t.calls.size() == 2);
   // The fresh call sees resolved tensors (no Conjugate) and Functionalize excluded.
   CHECK(set(f, t.calls[1].dispatch) == "DispatchKeySet(CPU, AutogradCPU)");
+}
+
+// Expected TLS sets below are what logging kernels printed on Debian's 1.13.1
+// (tests/e2e/test_trace_live.py records them live); 2.14.1 has the same guards.
+TEST_CASE("trace: VariableType's AutoDispatchBelowADInplaceOrView keeps autograd out of the fresh call") {
+  for (const char* release : {"builtin:2.14.1", "builtin:1.13.1"}) {
+    CAPTURE(release);
+    const Fixture f = builtin_op("aten::add.Tensor", release);
+    CallOptions o;
+    o.tensors = {"cpu:conj", "cpu"};
+    o.tls_include = {"Functionalize"};
+    const Trace t = run(f, o);
+    // The README example: AutogradCPU runs once, not again after Functionalize.
+    const V chain = rows(f, t);
+    CHECK(std::count(chain.begin(), chain.end(), "AutogradCPU") == 1);
+    CHECK(chain.back() == "CPU");
+    CHECK(t.hops[0].guard.name == "AutoDispatchBelowADInplaceOrView");
+    REQUIRE(t.calls.size() == 2);
+    CHECK(t.calls[1].reason.find("AutoDispatchSkipFunctionalize") != std::string::npos);
+    const Hop& leaf = t.hops.back();
+    CHECK(set(f, leaf.tls_included) == "DispatchKeySet(BackendSelect, Functionalize, ADInplaceOrView)");
+    if (std::string(release) == "builtin:1.13.1")
+      CHECK(set(f, leaf.tls_excluded) == "DispatchKeySet(Functionalize, ADInplaceOrView, AutogradOther, "
+                                         "AutogradNestedTensor, AutocastCPU, AutocastXPU, AutocastCUDA)");
+    const auto j = trace_json(*f.reg, t, {});
+    CHECK(j["hops"][0]["guard"]["name"] == "AutoDispatchBelowADInplaceOrView");
+    CHECK(j["hops"][0]["action_source"] == "default");
+  }
+}
+
+TEST_CASE("trace: the Autocast kernel's exclude guard and nested fresh calls (1.13.1)") {
+  const Fixture f = builtin_op("aten::mm", "builtin:1.13.1");
+  CallOptions o;
+  o.tensors = {"cpu", "cpu"};
+  o.autocast = {"cpu"};
+  o.tls_include = {"Functionalize"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutocastCPU", "AutogradCPU", "Functionalize", "CPU"});
+  REQUIRE(t.calls.size() == 3);
+  CHECK(t.hops[0].guard.name == "ExcludeDispatchKeyGuard(AutocastCPU)");
+  CHECK(set(f, t.hops.back().tls_excluded) ==
+        "DispatchKeySet(Functionalize, ADInplaceOrView, AutogradOther, AutogradNestedTensor, AutocastCPU, "
+        "AutocastXPU, AutocastCUDA)");
+}
+
+TEST_CASE("trace: 2.x's autograd fallback holds no guard and loses the gradients") {
+  const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}});
+  CallOptions o;
+  o.tensors = {"cpu:requires_grad"};
+  const Trace t = run(f, o);
+  CHECK(rows(f, t) == V{"AutogradCPU", "CPU"});
+  CHECK(t.hops[0].guard.name.empty());
+  CHECK(t.hops[0].does.find("autograd-not-implemented fallback") != std::string::npos);
+  CHECK(t.hops[0].consequence.find("gradients are missing") != std::string::npos);
+  CHECK(t.hops[0].consequence.find("register a kernel at Autograd") != std::string::npos);
+  std::string text;
+  append_trace_text(text, *f.reg, t, {});
+  CHECK(t.hops[0].consequence.find("an autograd kernel was not registered to the Autograd key(s)") !=
+        std::string::npos);
+  CHECK(text.find("NOTE: gradients are missing") != std::string::npos);
+  CHECK(text.find("records autograd history") == std::string::npos);
+  // 1.13.1's autograd fallbacks are fallthroughs: masked, never a hop.
+  const Fixture old = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}}, "builtin:1.13.1", "1.13.1");
+  CHECK(rows(old, run(old, o)) == V{"CPU"});
+}
+
+TEST_CASE("trace: a manifest kernel's \"then\" overrides the default for its kind") {
+  CallOptions o;
+  o.tensors = {"cpu"};
+  SUBCASE("a CompositeImplicitAutograd kernel that redispatches") {
+    const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}},
+                                 {{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_cia"}, {"then", "redispatch"}}});
+    // The CPU kernel blocks the math kernel at AutogradCPU: the fallback runs there.
+    const Fixture g = custom_op({{{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_cia"}, {"then", "redispatch"}}});
+    const Trace t = run(g, o);
+    CHECK(rows(g, t) == V{"AutogradCPU", "CPU"});
+    CHECK(t.hops[0].declared);
+    CHECK(t.hops[0].assumed == "declared in the manifest (\"then\": \"redispatch\")");
+    CHECK(t.hops[0].guard.name == "AutoDispatchBelowADInplaceOrView");
+    CHECK(t.hops[1].action == HopAction::Return);  // a backend row: nothing below it
+    CHECK(rows(f, run(f, o)) == V{"AutogradCPU", "CPU"});
+  }
+  SUBCASE("call, decompose and raise") {
+    const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}},
+                                 {{"key", "AutogradCPU"}, {"kernel", "fn_ag"}, {"then", "call"}}});
+    const Trace t = run(f, o);
+    CHECK(rows(f, t) == V{"AutogradCPU", "CPU"});
+    CHECK(t.hops[0].action == HopAction::FreshCall);
+    CHECK(t.calls.size() == 2);
+    const Fixture d = custom_op({{{"key", "AutogradCPU"}, {"kernel", "fn_ag"}, {"then", "decompose"}}});
+    CHECK(rows(d, run(d, o)) == V{"AutogradCPU"});
+    const Fixture r = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}, {"then", "raise"}}});
+    CHECK(run(r, o).outcome == Trace::Outcome::Raised);
+  }
+  SUBCASE("an unknown value is refused with a did-you-mean") {
+    CHECK_THROWS_WITH_AS(custom_op({{{"key", "CPU"}, {"kernel", "k"}, {"then", "redispach"}}}),
+                         doctest::Contains("did you mean 'redispatch'"), InputError);
+  }
 }
 
 TEST_CASE("trace: TLS include/exclude and the per-backend fallthrough mask (§9.1)") {
