@@ -54,16 +54,6 @@ bool is_builtin_origin(const Origin& origin) {
   return origin.file.rfind(k_builtin_prefix, 0) == 0;
 }
 
-// "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU_0.cpp:1307";
-// the torch formats and JSON keep the full text.
-std::string short_debug(std::string_view debug) {
-  constexpr std::string_view k_registered_at = "registered at ";
-  if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
-  debug.remove_prefix(k_registered_at.size());
-  if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
-  return std::string(debug);
-}
-
 std::string provenance(const Catalogue& cat, const Operator& op, const Group& g) {
   if (g.rule == Rule::BackendFallback)
     return g.keys.size() == 1 ? "backend fallback " + short_debug(g.first->debug())
@@ -122,6 +112,14 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
     out.append(k_column, ' ');
     out += "<- " + wrap_words(where, k_column + 3, k_column + 3, k_width) + "\n";
   }
+}
+
+std::string short_debug(std::string_view debug) {
+  constexpr std::string_view k_registered_at = "registered at ";
+  if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
+  debug.remove_prefix(k_registered_at.size());
+  if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
+  return std::string(debug);
 }
 
 nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys) {

@@ -17,8 +17,8 @@ add_test(NAME cli_diff_json
                  -- ${DCTL} diff --format json --old builtin:2.14.1
                     --new builtin:2.14.1 --new ${DIFF_MANIFESTS}/add_cea_to_cia_op.json)
 add_test(NAME cli_diff_summary_and_filters
-         COMMAND ${EXPECT} --exit 1 --stdout "^myops::kept: the backend fallback now fills 1 key that was math kernel$"
-                 --no-stdout "^myops::fresh" --no-stdout "^  \\+"
+         COMMAND ${EXPECT} --exit 1 --stdout "^  AutogradCPU: math kernel -> backend fallback: 1$"
+                 --no-stdout "^myops::" --no-stdout "^  \\+"
                  -- ${DCTL} diff ${DIFF_MANIFESTS}/small_old.json ${DIFF_MANIFESTS}/small_new.json --summary
                     --op "myops::k*" --key AutogradCPU)
 add_test(NAME cli_diff_bad_key_is_exit_2
@@ -27,8 +27,17 @@ add_test(NAME cli_diff_bad_key_is_exit_2
 add_test(NAME cli_diff_needs_two_sides
          COMMAND ${EXPECT} --exit 2 --stderr-lines 1 -- ${DCTL} diff builtin:2.14.1)
 add_test(NAME cli_diff_across_releases
-         COMMAND ${EXPECT} --exit 1 --stdout "^aten::add.Tensor: " -- ${DCTL} diff builtin:1.13.1 builtin:2.14.1
+         COMMAND ${EXPECT} --exit 1 --stdout "^  Meta: kernel -> kernel \\(python\\): 1$"
+                 --stdout "^keys only in builtin:2.14.1 \\(not compared\\): MTIA"
+                 --no-stdout "^aten::add.Tensor: " -- ${DCTL} diff builtin:1.13.1 builtin:2.14.1
                     --op aten::add.Tensor --summary)
+add_test(NAME cli_diff_release_summary_json
+         COMMAND ${EXPECT} --exit 1 --json --stdout "\"fallbacks_changed\": 9" --no-stdout "\"rows\": \\["
+                 -- ${DCTL} diff builtin:1.13.1 builtin:2.14.1 --summary --format json)
+add_test(NAME cli_diff_python_meta_kernel
+         COMMAND ${EXPECT} --exit 1
+                 --stdout "^aten::nonzero: a direct python kernel now fills 1 key \\(Meta\\) that had no kernel$"
+                 -- ${DCTL} diff builtin:1.13.1 builtin:2.14.1 --op aten::nonzero --key Meta)
 
 # --- check --------------------------------------------------------------
 add_test(NAME cli_check_clean
