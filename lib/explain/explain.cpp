@@ -1,5 +1,7 @@
 #include "explain/explain.h"
 
+#include "explain/kernel_kind.h"
+
 #include <map>
 
 #include "explain/fixes.h"
@@ -133,6 +135,11 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
     notes.push_back("this is PyTorch 2.x's Meta backend fallback: a call raises NotImplementedError (\"" +
                     op.name + ": attempted to run this operator with Meta tensors, but there was no fake "
                     "impl or Meta kernel registered\"), although has_computed_kernel says yes");
+  if (row_language(row) == KernelLanguage::Python)
+    notes.push_back("python kernel: registered from Python (" + std::string(row.debug()) +
+                    "), not C++. It may raise for inputs it does not handle (Python meta kernels raise "
+                    "for data-dependent operators such as aten::nonzero), so whether a call works is "
+                    "unknown (query --unknown, has-kernel --works)");
   if (k == k_undefined && row.kernel && row.kernel->fallthrough)
     notes.push_back("a fallthrough on Undefined is called (there is no bit to mask) and raises an "
                     "INTERNAL ASSERT (fallthrough_kernel was executed …)");

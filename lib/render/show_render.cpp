@@ -3,6 +3,7 @@
 #include <map>
 
 #include "builtin/builtin.h"
+#include "explain/kernel_kind.h"
 #include "render/key_summary.h"
 
 namespace dispatchctl {
@@ -65,6 +66,7 @@ std::string provenance(const Catalogue& cat, const Operator& op, const Group& g)
   if (g.rule != Rule::Direct) text = cat.name(g.first->provider) + " ";
   if (g.first->kernel->fallthrough) text += "fallthrough ";
   text += short_debug(g.first->kernel->debug);
+  if (is_python_kernel(*g.first->kernel)) text += " (python kernel)";
   const auto* registered = op.kernels_at(g.first->provider);
   if (registered && registered->newest_first.size() > 1)
     text += " (overrides " + std::to_string(registered->newest_first.size() - 1) + ")";
@@ -140,6 +142,7 @@ nlohmann::ordered_json row_json(const Catalogue& cat, const Row& row) {
                 : row.rule == Rule::AmbiguousAutogradOther ? "ambiguous"
                                                            : "registration";
   j["registered_at"] = cat.name(row.provider);
+  j["language"] = language_id(row_language(row));
   const Origin* origin = row.fallback ? &row.fallback->origin
                          : (row.kernel && row.rule != Rule::AmbiguousAutogradOther) ? &row.kernel->origin
                                                                                     : nullptr;
@@ -163,6 +166,7 @@ nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
                                {"kernel", k.debug},
                                {"active", active},
                                {"fallthrough", k.fallthrough},
+                               {"language", language_id(kernel_language(k))},
                                {"signature", k.signature ? nlohmann::ordered_json(*k.signature)
                                                          : nlohmann::ordered_json()},
                                {"origin", k.origin.to_string()}});

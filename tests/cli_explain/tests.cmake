@@ -58,3 +58,21 @@ explain_cli_test(query_no_key 2 "add --key K" query --registered)
 explain_cli_test(query_key_only 2 "needs a question" query --key Meta)
 explain_cli_test(query_bad_tag 2 "did you mean 'missing'" query --key Meta --tag mising)
 explain_cli_test(query_alias_row 2 "Alias keys do not have runtime kernel registrations" query --key Autograd --computed)
+
+# Python kernels (issue 11 item 7): aten::nonzero's Meta kernel on 2.14.1 is
+# torch/_meta_registrations.py (the real registry); it raises for this data-dependent op.
+explain_cli_test(has_works_python_unknown 1
+                 "^unknown: the Meta row of aten::nonzero is a python kernel \\(_meta_registrations.py:53\\)"
+                 has-kernel aten::nonzero --key Meta --works)
+explain_cli_test(has_works_json 1 "\"answer\": \"unknown\"" has-kernel aten::nonzero --key Meta --works --json)
+explain_cli_test(has_format_json 0 "\"language\": \"python\"" has-kernel aten::nonzero --key Meta --format json)
+explain_cli_test(has_works_cpp 0 "^yes: the CPU row of aten::add.Tensor runs a C\\+\\+ kernel that returns$"
+                 has-kernel aten::add.Tensor --key CPU --works)
+explain_cli_test(has_works_missing_113 1 "^no: the Meta row of aten::nonzero is missing"
+                 has-kernel aten::nonzero --key Meta --works -m builtin:1.13.1)
+explain_cli_test(query_works_python_left_out 1 "^note: 1 operator whose Meta row is a python kernel not listed"
+                 query --key Meta --works --op aten::nonzero)
+explain_cli_test(query_unknown 0 "^aten::nonzero$" query --key Meta --unknown --op aten::nonzero)
+explain_cli_test(query_works_exclusive 2 "exclude each other" query --key Meta --works --unknown)
+explain_cli_test(show_python_kernel 0 "Meta  <- _meta_registrations.py:53 \\(python kernel\\)$" show aten::nonzero)
+explain_cli_test(explain_python_kernel 0 "^  - python kernel: registered from Python" explain aten::nonzero --key Meta)
