@@ -78,6 +78,12 @@ struct HasKernelCommand {
       else if (computed && verdict == RowVerdict::Unknown) text += "; note: a python kernel, it may raise (--works)";
       else if (row.valid() && row.fallthrough()) text += "; note: a fallthrough, a call skips the key";
     }
+    // On a build without kernels for K's backend (CUDA on the CPU-only built-ins) the
+    // answer is this build's, not a CUDA build's: say so.
+    if (const std::string note = not_compiled_note(cat, build_backends(*reg), k); !note.empty()) {
+      text += "; note: " + note;
+      doc["build_note"] = note;
+    }
     doc["answer"] = answer;
     doc["text"] = text;
     if (!quiet) write_stdout(json || format == "json" ? doc.dump(2) + "\n" : answer + ": " + text + "\n");
@@ -102,6 +108,8 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
       "2.x's Meta fallback), unknown for a python kernel (torch/_meta_registrations.py,\n"
       "torch.library): Python meta kernels raise for data-dependent operators, and dispatchctl\n"
       "cannot tell; unknown exits 1, so a script never reads it as yes.\n"
+      "A key of a backend the registry has no kernels for (CUDA on the built-in CPU-only builds)\n"
+      "gets a note: the answer is a CPU-only PyTorch's; export your CUDA build for CUDA answers.\n"
       "Exit status: 0 yes, 1 no or unknown, 2 error. The answer is printed too (-q: only the exit\n"
       "status; --json / --format json: {operator, key, question, answer, text, ...}).\n"
       "\nExamples:\n"

@@ -79,6 +79,64 @@ std::string_view verdict_word(RowVerdict verdict) {
   return "";
 }
 
+bool BuildBackends::compiled_in(std::string_view backend) const {
+  return std::find(compiled.begin(), compiled.end(), backend) != compiled.end();
+}
+
+BuildBackends build_backends(const Registry& registry) {
+  const Catalogue& cat = registry.catalogue();
+  std::vector<bool> seen(cat.backend_count() + 1, false);
+  auto note = [&](Key k) {
+    if (cat.is_backend_dispatch_key(k)) seen[cat.backend_of(k)] = true;
+  };
+  for (const auto& op : registry.operators()) {
+    // torch.distributed registers its collectives at CUDA and PrivateUse1 in
+    // every build (they route to a ProcessGroup); a Python kernel is no
+    // compiled backend either (2.14.1's CPU build has both at CUDA).
+    if (op.name.rfind("c10d::", 0) == 0) continue;
+    for (const auto& kernel : op.registrations)
+      if (!is_python_kernel(kernel)) note(kernel.key);
+  }
+  for (const auto& fb : registry.fallbacks()) note(fb.key);
+  // Every build has Meta (fake tensors), with or without kernels in this registry.
+  note(cat.well_known().meta);
+  BuildBackends b;
+  for (int i = 1; i <= cat.backend_count(); ++i)
+    (seen[i] ? b.compiled : b.not_compiled).push_back(std::string(cat.spec().backends[i - 1]));
+  b.cpu_only = b.compiled_in("CPU");
+  for (const char* gpu : {"CUDA", "HIP", "XPU", "MPS"}) b.cpu_only = b.cpu_only && !b.compiled_in(gpu);
+  return b;
+}
+
+namespace {
+
+std::string not_compiled_text(const std::string& backends) {
+  return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
+         "computes; export your CUDA build (tools/dispatchctl-export.py, then -m FILE) for CUDA answers";
+}
+
+}  // namespace
+
+std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, Key k) {
+  return not_compiled_note(cat, build, std::vector<Key>{k});
+}
+
+std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, const std::vector<Key>& keys) {
+  std::vector<std::string> named;
+  for (Key k : keys) {
+    if (cat.is_alias(k) || cat.backend_of(k) == 0) continue;
+    const std::string backend(cat.spec().backends[cat.backend_of(k) - 1]);
+    if (!build.compiled_in(backend) && std::find(named.begin(), named.end(), backend) == named.end())
+      named.push_back(backend);
+  }
+  // Only a CPU-only build is said to be one: a manifest without CPU kernels is
+  // rarely a whole build, and its missing backends are no news.
+  if (named.empty() || !build.cpu_only) return "";
+  std::string list;
+  for (size_t i = 0; i < named.size(); ++i) list += (i ? (i + 1 == named.size() ? " or " : ", ") : "") + named[i];
+  return not_compiled_text(list);
+}
+
 std::string require_tag(std::string_view text) {
   std::string wanted;
   for (char c : text) wanted += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(c));

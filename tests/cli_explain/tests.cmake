@@ -76,3 +76,13 @@ explain_cli_test(query_unknown 0 "^aten::nonzero$" query --key Meta --unknown --
 explain_cli_test(query_works_exclusive 2 "exclude each other" query --key Meta --works --unknown)
 explain_cli_test(show_python_kernel 0 "Meta  <- _meta_registrations.py:53 \\(python kernel\\)$" show aten::nonzero)
 explain_cli_test(explain_python_kernel 0 "^  - python kernel: registered from Python" explain aten::nonzero --key Meta)
+
+# CPU-only builds (issue 11 item 2)
+explain_cli_test(registries_cpu_only 0 "^  CPU-only build \\(kernels for CPU Meta only\\): CUDA rows are what a CPU-only$"
+                 registries)
+explain_cli_test(registries_cpu_only_json 0 "\"cpu_only\": true" registries --json)
+explain_cli_test(has_cuda_cpu_only 1 "^no: aten::add.Tensor has no kernel registered at exactly CUDA .*note: CPU-only build"
+                 has-kernel aten::add.Tensor --key CUDA)
+explain_cli_test(has_cuda_computed_cpu_only 0 "^yes: the CUDA row .*CPU-only build \\(no kernels for CUDA\\)"
+                 has-kernel aten::add.Tensor --key CUDA --computed)
+explain_cli_test(show_cpu_only_note 0 "^note: CPU-only build \\(no kernels for CUDA" show aten::add.Tensor)
