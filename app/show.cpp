@@ -34,8 +34,7 @@ struct ShowCommand {
     for (const Operator* op : selected)
       for (const Row& row : compute_table(reg, *op))
         if (row.valid()) shown.push_back(row.key);
-    const std::string note = not_compiled_note(reg.catalogue(), build, shown);
-    return note.empty() ? "" : wrap_words("note: " + note, 0, 2, 80) + "\n";
+    return not_compiled_note(reg.catalogue(), build, shown);
   }
 
   int run() const {
@@ -46,6 +45,7 @@ struct ShowCommand {
     if (format == "json") {
       nlohmann::ordered_json doc;
       doc["torch_version"] = reg->torch_version;
+      if (const std::string note = build_note(*reg, selected); !note.empty()) doc["build_note"] = note;
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
@@ -56,7 +56,9 @@ struct ShowCommand {
       out = doc.dump(2) + "\n";
     } else {
       const ShowOptions options{all_keys, stdout_is_color_terminal()};
-      if (format == "text") out += build_note(*reg, selected);
+      if (format == "text")
+        if (const std::string note = build_note(*reg, selected); !note.empty())
+          out += wrap_words("note: " + note, 0, 2, 80) + "\n";
       for (const Operator* op : selected) {
         if (format == "text") {
           if (&op != &selected.front()) out += '\n';
