@@ -21,6 +21,7 @@ struct DiffCommand {
   std::vector<std::string> positional, old_sources, new_sources, ops, keys;
   std::string format;
   bool summary = false;
+  bool locations = false;
 
   int run() {
     if (!positional.empty() && (!old_sources.empty() || !new_sources.empty()))
@@ -36,8 +37,8 @@ struct DiffCommand {
       throw InputError("diff needs both sides: 'dispatchctl diff OLD NEW' or --old … --new …");
     auto before = load_registry(old_sources);
     auto after = load_registry(new_sources);
-    const DiffResult result = diff_registries(*before, *after, {ops, keys});
-    const DiffRenderOptions options{summary, label(old_sources), label(new_sources)};
+    const DiffResult result = diff_registries(*before, *after, {ops, keys, locations});
+    const DiffRenderOptions options{summary, label(old_sources), label(new_sources), locations};
     if (format == "json") write_stdout(diff_json_text(result, options));
     else if (format == "html") write_stdout(diff_html(result, options.old_label, options.new_label));
     else write_stdout(diff_text(result, options));
@@ -58,16 +59,27 @@ void setup_diff(CLI::App& app, int& exit_code) {
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
   sub->add_option("--key", command->keys, "Only rows at this runtime key (repeatable)");
   add_format_option(sub, command->format, {"text", "json", "html"});
-  sub->add_flag("--summary", command->summary, "Only the counts and one line per change");
+  sub->add_flag("--summary", command->summary,
+                "Only the summary: counts, fallbacks, row changes per key (JSON: operators without rows)");
+  sub->add_flag("--locations", command->locations,
+                "Count a kernel whose file:line moved as changed (default: compare kernels without it)");
   sub->footer(
-      "A row changed when its kernel, tag or providing registration differs (where a kernel was\n"
-      "loaded from does not count). Text shows the shape of each change first, e.g.\n"
-      "'aten::foo: CompositeExplicitAutograd now fills 69 keys that were math kernel', then\n"
-      "the details. --format html writes one self-contained page: the coverage matrix of\n"
+      "A row changed when what a call runs there differs: its tag, the key its registration sits at,\n"
+      "or the kernel (compared by its debug text without file:line and without the _N of generated\n"
+      "shards such as RegisterCPU_3.cpp; --locations compares the exact text; where a kernel was\n"
+      "loaded from never counts). A C++ kernel replaced by a Python one (torch/_meta_registrations.py)\n"
+      "is a change, marked '(python)'. A backend fallback that changed is reported once, with the\n"
+      "number of rows it fills, not as a row of every operator. Keys only one release has are\n"
+      "listed, not compared.\n"
+      "Text: the summary first (one screen: counts, fallbacks, row changes per key), then one line\n"
+      "per operator and kind of change, e.g.\n"
+      "'aten::foo: CompositeExplicitAutograd now fills 69 keys that were math kernel', then the\n"
+      "details. --format html writes one self-contained page: the coverage matrix of\n"
       "'dispatchctl report' showing only the changed cells, before -> after (for reviewing a PR).\n"
       "Exit status: 0 equal, 1 different, 2 bad input.\n\n"
       "Examples:\n"
-      "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --op aten::add --summary\n"
+      "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --summary\n"
+      "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --op aten::nonzero --key Meta\n"
       "  dispatchctl diff --old builtin:2.14.1 --new builtin:2.14.1 --new my_backend.json\n"
       "  dispatchctl diff base.json head.json --key AutogradCPU --format json\n"
       "  dispatchctl diff base.json head.json --format html > changes.html");

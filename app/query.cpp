@@ -1,4 +1,6 @@
 // dispatchctl query: operators selected by AND-combined predicates.
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "common.h"
@@ -13,7 +15,7 @@ namespace {
 struct QueryCommand {
   RegistryOptions registry;
   std::string key;
-  bool registered = false, computed = false, works = false, fails = false;
+  bool registered = false, computed = false, works = false, fails = false, unknown = false;
   std::vector<std::string> tags, registered_at, without, ops;
   bool count = false, json = false;
 
@@ -26,16 +28,26 @@ struct QueryCommand {
     q.computed = computed;
     q.works = works;
     q.fails = fails;
+    q.unknown = unknown;
     for (const auto& t : tags) q.tags.push_back(require_tag(t));
     for (const auto& k : registered_at) q.registered_at.push_back(require_key(cat, k, "--registered-at"));
     for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without"));
     q.op_patterns = ops;
     const auto found = run_query(*reg, q);
+    // --works leaves out Python kernels (unknown); say how many, so "no" is not read as "none".
+    size_t left_out = 0;
+    if (works) {
+      Query python = q;
+      python.works = false;
+      python.unknown = true;
+      left_out = run_query(*reg, python).size();
+    }
     std::string out;
     if (json) {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
       doc["count"] = found.size();
+      if (works) doc["unknown_python_kernels"] = left_out;
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : found) doc["operators"].push_back(op->name);
       out = doc.dump(2) + "\n";
@@ -45,6 +57,10 @@ struct QueryCommand {
       for (const Operator* op : found) out += op->name + "\n";
     }
     write_stdout(out);
+    if (left_out && !json)
+      std::fprintf(stderr, "note: %zu operator%s whose %s row is a python kernel not listed: whether %s is "
+                   "unknown (--unknown lists them)\n",
+                   left_out, left_out == 1 ? "" : "s", cat.name(*q.key).c_str(), left_out == 1 ? "it works" : "they work");
     return found.empty() ? 1 : 0;
   }
 };
@@ -60,23 +76,28 @@ void setup_query(CLI::App& app, int& exit_code) {
       "  --computed    K's row holds a kernel (_dispatch_has_computed_kernel_for_dispatch_key)\n"
       "  --tag TAG     K's row has this tag: kernel, 'default backend kernel', 'math kernel',\n"
       "                'backend fallback', missing, … (repeat: any of them)\n"
-      "  --works       K's row holds a kernel that runs: not missing, not the ambiguous\n"
+      "  --works       K's row holds a C++ kernel that runs: not missing, not the ambiguous\n"
       "                AutogradOther kernel, not PyTorch 2.x's raising Meta fallback\n"
-      "  --fails       the opposite of --works\n"
+      "  --fails       K's row is missing or its kernel is known to raise\n"
+      "  --unknown     K's row is a python kernel (torch/_meta_registrations.py, torch.library):\n"
+      "                whether it works is unknown, so --works leaves it out (Python meta kernels\n"
+      "                raise for data-dependent ops such as aten::nonzero) and says how many on stderr\n"
       "Output: sorted names, one per line (--count: the number; --json). Exit status: 0 when some\n"
       "operator matches, 1 when none, 2 on bad input.\n"
       "\nExamples:\n"
       "  dispatchctl query --key Meta --fails --op 'aten::*'            # aten ops with no working Meta kernel\n"
       "  dispatchctl query --registered-at CompositeImplicitAutograd --registered-at CPU\n"
       "  dispatchctl query --key Meta --works --without Meta            # a Python meta kernel would be redundant\n"
+      "  dispatchctl query --key Meta --unknown --op 'aten::*'          # rows that are python kernels\n"
       "  dispatchctl query --key AutogradOther --tag 'ambiguous autogradother'\n"
       "  dispatchctl query --key Meta --registered --count -m builtin:1.13.1");
-  sub->add_option("-k,--key", command->key, "The key --registered/--computed/--tag/--works/--fails read");
+  sub->add_option("-k,--key", command->key, "The key --registered/--computed/--tag/--works/--fails/--unknown read");
   sub->add_flag("--registered", command->registered, "A kernel registered at exactly --key");
   sub->add_flag("--computed", command->computed, "--key's computed row holds a kernel");
   sub->add_option("--tag", command->tags, "--key's row has this tag (repeatable: any)")->type_name("TAG");
-  sub->add_flag("--works", command->works, "--key's row holds a kernel that does not raise");
+  sub->add_flag("--works", command->works, "--key's row holds a C++ kernel that does not raise");
   sub->add_flag("--fails", command->fails, "--key's row is missing or its kernel raises");
+  sub->add_flag("--unknown", command->unknown, "--key's row is a python kernel: works or not is unknown");
   sub->add_option("--registered-at", command->registered_at, "A kernel registered at exactly K (repeatable: all)")
       ->type_name("K");
   sub->add_option("--without", command->without, "No kernel registered at exactly K (repeatable)")->type_name("K");

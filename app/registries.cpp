@@ -3,6 +3,7 @@
 
 #include "builtin/builtin.h"
 #include "common.h"
+#include "query/predicates.h"
 #include "registry/sources.h"
 #include "render/json_document.h"
 
@@ -12,7 +13,13 @@ void setup_registries(CLI::App& app, int& exit_code) {
   auto json = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand(
       "registries", "List the real PyTorch registries built into this binary");
-  sub->footer("Use one with -m builtin:VERSION; without -m every command uses builtin:2.14.1.");
+  sub->footer(
+      "Use one with -m builtin:VERSION; without -m every command uses builtin:2.14.1.\n"
+      "Both are Debian's CPU-only builds: no kernel is registered for CUDA, HIP, XPU, MPS…, so their\n"
+      "CUDA rows are what a CPU-only PyTorch computes; export your CUDA build\n"
+      "(tools/dispatchctl-export.py -o my_torch.json, then -m my_torch.json) for CUDA answers.\n"
+      "JSON: [{name, torch_version, cpu_only, backends_compiled, backends_not_compiled, operators,\n"
+      "kernels, fallbacks, default}]");
   sub->add_flag("--json", *json, "JSON output");
   sub->callback([json, &exit_code] {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -22,7 +29,11 @@ void setup_registries(CLI::App& app, int& exit_code) {
       auto reg = load_registry({name});
       size_t kernels = 0;
       for (const auto& op : reg->operators()) kernels += op.registrations.size();
+      const BuildBackends build = build_backends(*reg);
       list.push_back({{"name", name},
+                      {"cpu_only", build.cpu_only},
+                      {"backends_compiled", build.compiled},
+                      {"backends_not_compiled", build.not_compiled},
                       {"torch_version", b.version},
                       {"operators", reg->operators().size()},
                       {"kernels", kernels},
@@ -31,6 +42,12 @@ void setup_registries(CLI::App& app, int& exit_code) {
       text += name + "  " + std::to_string(reg->operators().size()) + " operators, " +
               std::to_string(kernels) + " kernels, " + std::to_string(reg->fallbacks().size()) +
               " backend fallbacks" + (name == k_default_registry ? "  (default)" : "") + "\n";
+      std::string compiled;
+      for (const auto& b : build.compiled) compiled += (compiled.empty() ? "" : " ") + b;
+      if (build.cpu_only)
+        text += "  CPU-only build (kernels for " + compiled + " only): CUDA rows are what a CPU-only\n"
+                "  PyTorch computes; export your CUDA build (tools/dispatchctl-export.py)\n"
+                "  for CUDA answers\n";
     }
     write_stdout(*json ? json_document({{"registries", std::move(list)}}).dump(2) + "\n" : text);
     exit_code = 0;

@@ -3,6 +3,8 @@
 #include "live/live_table.h"
 #include "render/live_render.h"
 #include "query/op_select.h"
+#include "query/predicates.h"
+#include "render/key_summary.h"
 #include "render/show_render.h"
 #include "render/torch_text.h"
 #include "render/json_document.h"
@@ -24,6 +26,18 @@ struct ShowCommand {
     return lt->rows;
   }
 
+  // The header line saying rows of backends this build has no kernels for
+  // (CUDA on the built-in CPU-only registries) are a CPU-only PyTorch's.
+  static std::string build_note(const Registry& reg, const std::vector<const Operator*>& selected) {
+    const BuildBackends build = build_backends(reg);
+    if (build.not_compiled.empty()) return "";
+    std::vector<Key> shown;
+    for (const Operator* op : selected)
+      for (const Row& row : compute_table(reg, *op))
+        if (row.valid()) shown.push_back(row.key);
+    return not_compiled_note(reg.catalogue(), build, shown);
+  }
+
   int run() const {
     auto [reg, selected] = load_and_select(registry.manifests, ops);
     const Catalogue& cat = reg->catalogue();
@@ -32,6 +46,7 @@ struct ShowCommand {
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
+      if (const std::string note = build_note(*reg, selected); !note.empty()) doc["build_note"] = note;
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
@@ -42,6 +57,9 @@ struct ShowCommand {
       out = doc.dump(2) + "\n";
     } else {
       const ShowOptions options{all_keys, stdout_is_color_terminal()};
+      if (format == "text")
+        if (const std::string note = build_note(*reg, selected); !note.empty())
+          out += wrap_words("note: " + note, 0, 2, 80) + "\n";
       for (const Operator* op : selected) {
         if (format == "text") {
           if (&op != &selected.front()) out += '\n';
@@ -79,7 +97,10 @@ void setup_show(CLI::App& app, int& exit_code) {
       "Formats: text (grouped, for people), json (stable fields, see README), torch-table "
       "(byte-identical to torch._C._dispatch_dump_table), torch-state (byte-identical to "
       "torch._C._dispatch_dump). With several operators the torch formats print '=== NAME' "
-      "before each block, sorted by name.\n\n"
+      "before each block, sorted by name.\n"
+      "The built-in registries are CPU-only builds: their CUDA rows are what a CPU-only PyTorch "
+      "computes (text says so in a note); export your CUDA build (tools/dispatchctl-export.py) "
+      "for CUDA answers.\n\n"
       "Examples:\n"
       "  dispatchctl show aten::add\n"
       "  dispatchctl show aten::add.Tensor --format torch-table\n"

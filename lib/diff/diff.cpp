@@ -1,6 +1,7 @@
 #include "diff/diff.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -11,9 +12,66 @@
 
 namespace dispatchctl {
 
+namespace {
+
+// Past a location at `i` in a debug text (":1234" line number, "_3" shard of a
+// generated file such as RegisterCPU_3.cpp); `i` itself when there is none.
+size_t skip_location(std::string_view debug, size_t i) {
+  const char c = debug[i];
+  if ((c != ':' && c != '_') || i + 1 == debug.size() || !std::isdigit(static_cast<unsigned char>(debug[i + 1])))
+    return i;
+  size_t end = i + 1;
+  while (end < debug.size() && std::isdigit(static_cast<unsigned char>(debug[end]))) ++end;
+  if (end == i + 1) return i;
+  if (c == ':' && (end == debug.size() || !std::isalnum(static_cast<unsigned char>(debug[end])))) return end;
+  if (c == '_' && debug.substr(end, 4) == ".cpp") return end;
+  return i;
+}
+
+}  // namespace
+
+std::string kernel_identity(std::string_view debug, bool locations) {
+  if (locations) return std::string(debug);
+  std::string out;
+  out.reserve(debug.size());
+  for (size_t i = 0; i < debug.size();) {
+    const size_t next = skip_location(debug, i);
+    if (next != i) {
+      i = next;
+      continue;
+    }
+    out += debug[i++];
+  }
+  return out;
+}
+
+// kernel_identity(x, false) == kernel_identity(y, false), without allocating:
+// a release diff compares close to a million rows.
+static bool same_identity(std::string_view x, std::string_view y) {
+  size_t i = 0, j = 0;
+  while (true) {
+    for (size_t n; i < x.size() && (n = skip_location(x, i)) != i;) i = n;
+    for (size_t n; j < y.size() && (n = skip_location(y, j)) != j;) j = n;
+    if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
+    if (x[i++] != y[j++]) return false;
+  }
+}
+
+RowShape row_shape(const Catalogue& cat, const Row& row) {
+  if (!row.valid()) return {};
+  RowShape s;
+  s.rule = row.rule;
+  if (row.rule != Rule::AmbiguousAutogradOther && alias_of_rule(row.rule)) s.provider = cat.name(row.provider);
+  s.language = row_language(row);
+  return s;
+}
+
 DiffResult::Counts DiffResult::counts() const {
   Counts c;
-  for (const auto& fb : fallbacks) ++(fb.added ? c.fallbacks_added : c.fallbacks_removed);
+  for (const auto& fb : fallbacks)
+    ++(fb.change == FallbackChange::Change::Added     ? c.fallbacks_added
+       : fb.change == FallbackChange::Change::Removed ? c.fallbacks_removed
+                                                      : c.fallbacks_changed);
   for (const auto& op : operators) {
     if (op.change == OperatorDiff::Change::Added) ++c.operators_added;
     else if (op.change == OperatorDiff::Change::Removed) ++c.operators_removed;
@@ -24,38 +82,35 @@ DiffResult::Counts DiffResult::counts() const {
   return c;
 }
 
+std::vector<KeyTransition> DiffResult::transitions() const {
+  const Catalogue& cat = new_registry->catalogue();
+  std::map<std::tuple<std::string, Rule, KernelLanguage, Rule, KernelLanguage>, size_t> counts;
+  for (const auto& op : operators)
+    for (const auto& g : op.groups)
+      for (size_t i : g.rows)
+        ++counts[{op.rows[i].key, g.before.rule, g.before.language, g.after.rule, g.after.language}];
+  std::vector<KeyTransition> out;
+  for (const auto& [id, n] : counts) {
+    const auto& [key, br, bl, ar, al] = id;
+    out.push_back({key, {br, "", bl}, {ar, "", al}, n});
+  }
+  std::map<std::string_view, size_t> order;
+  for (Key k : cat.runtime_keys()) order.emplace(cat.name(k), order.size());
+  auto position = [&](const std::string& name) {
+    auto it = order.find(name);
+    return it == order.end() ? order.size() : it->second;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const KeyTransition& a, const KeyTransition& b) {
+    const size_t pa = position(a.key), pb = position(b.key);
+    return pa != pb ? pa < pb : a.rows > b.rows;
+  });
+  return out;
+}
+
 namespace {
 
-// What makes two rows "the same" across registries: the rule, the key the
-// registration sits at, and the kernel's identity. Where it was loaded from
-// (file, pointer) does not count: a copied manifest is no change.
-using RowIdentity = std::tuple<Rule, std::string, std::string_view, bool>;
-
-RowIdentity identity(const Catalogue& cat, const Row& row) {
-  if (!row.valid()) return {Rule::Missing, "", {}, false};
-  return {row.rule, cat.name(row.provider), row.debug(), row.fallthrough()};
-}
-
-// The alias a group names ("CompositeExplicitAutograd"); "" for rules that
-// are not an alias's (direct kernel, fallback, ambiguous, missing).
-std::string group_provider(const Catalogue& cat, const Row& row) {
-  if (!row.valid() || row.rule == Rule::AmbiguousAutogradOther || !alias_of_rule(row.rule)) return "";
-  return cat.name(row.provider);
-}
-
-using RegistrationIdentity = std::tuple<std::string, std::string_view, bool>;
-
-RegistrationIdentity identity(const Catalogue& cat, const Kernel& k) {
-  return {cat.name(k.key), k.debug, k.fallthrough};
-}
-
-bool same_registrations(const Registry& a, const Operator& x, const Registry& b, const Operator& y) {
-  if (x.registrations.size() != y.registrations.size()) return false;
-  for (size_t i = 0; i < x.registrations.size(); ++i)
-    if (identity(a.catalogue(), x.registrations[i]) != identity(b.catalogue(), y.registrations[i]))
-      return false;
-  return true;
-}
+// Two registrations (or rows) are the same kernel when these agree.
+using RegistrationIdentity = std::tuple<std::string, std::string, bool>;
 
 std::optional<Key> runtime_key(const Catalogue& cat, const std::string& name) {
   auto k = cat.find(name);
@@ -63,18 +118,23 @@ std::optional<Key> runtime_key(const Catalogue& cat, const std::string& name) {
   return std::nullopt;
 }
 
+bool fallback_or_missing(const Row& row) { return !row.valid() || row.rule == Rule::BackendFallback; }
+
 class Differ {
  public:
   Differ(const Registry& old_reg, const Registry& new_reg, const DiffOptions& options)
       : old_(old_reg), new_(new_reg), options_(options), keys_(options.keys.begin(), options.keys.end()) {
     validate_keys();
     validate_ops();
+    pair_keys();
   }
 
   DiffResult run() {
     DiffResult result;
     result.old_registry = &old_;
     result.new_registry = &new_;
+    result.keys_only_old = keys_only_old_;
+    result.keys_only_new = keys_only_new_;
     diff_fallbacks(result);
     const bool same_release = &old_.catalogue() == &new_.catalogue();
     const auto old_ops = old_.sorted_operators();
@@ -92,7 +152,7 @@ class Differ {
       d.name = name;
       d.change = !a ? OperatorDiff::Change::Added : !b ? OperatorDiff::Change::Removed
                                                       : OperatorDiff::Change::Changed;
-      const bool same_regs = a && b && same_release && same_registrations(old_, *a, new_, *b);
+      const bool same_regs = a && b && same_release && identical_registrations(*a, *b);
       if (!same_regs) diff_registrations(a, b, d);
       const auto schema_of = [](const Operator* op) -> std::optional<std::string> {
         if (op && op->schema) return op->schema->text;
@@ -103,13 +163,13 @@ class Differ {
         d.schema_after = schema_of(b);
       }
       // Identical registrations can only differ where a fallback changed (§3.2 step 9).
-      if (!same_regs) diff_rows(a, b, all_key_names(), d);
-      else if (!changed_fallback_keys_.empty()) diff_rows(a, b, changed_fallback_keys_, d);
+      if (a && b) diff_rows(*a, *b, same_regs, d);
       group_rows(d);
-      const bool whole_op = keys_.empty() && d.change != OperatorDiff::Change::Changed;
+      const bool whole_op = d.change != OperatorDiff::Change::Changed && (keys_.empty() || !d.registrations.empty());
       if (whole_op || !d.rows.empty() || !d.registrations.empty() || d.schema_before || d.schema_after)
         result.operators.push_back(std::move(d));
     }
+    for (auto& fb : result.fallbacks) fb.operators_affected = fallback_rows_[fb.key];
     return result;
   }
 
@@ -136,6 +196,26 @@ class Differ {
     }
   }
 
+  // The keys both releases have are compared (old table order, by name);
+  // the others are listed once.
+  void pair_keys() {
+    const Catalogue& oc = old_.catalogue();
+    const Catalogue& nc = new_.catalogue();
+    for (size_t i = 0; i < oc.runtime_keys().size(); ++i) {
+      const std::string& name = oc.name(oc.runtime_keys()[i]);
+      if (!wanted_key(name)) continue;
+      auto k = runtime_key(nc, name);
+      if (!k) {
+        keys_only_old_.push_back(name);
+        continue;
+      }
+      const auto& nk = nc.runtime_keys();
+      pairs_.push_back({name, i, static_cast<size_t>(std::find(nk.begin(), nk.end(), *k) - nk.begin())});
+    }
+    for (Key k : nc.runtime_keys())
+      if (wanted_key(nc.name(k)) && !runtime_key(oc, nc.name(k))) keys_only_new_.push_back(nc.name(k));
+  }
+
   bool wanted_op(const std::string& name) const {
     if (options_.op_patterns.empty()) return true;
     for (const auto& p : options_.op_patterns)
@@ -159,24 +239,59 @@ class Differ {
     return false;
   }
 
+  std::string identity_text(std::string_view debug) const { return kernel_identity(debug, options_.locations); }
+
+  // 1.13 names every Python registration's file "/dev/null": such a kernel
+  // cannot be told apart from any other Python kernel, so it matches one.
+  static bool unknown_python_match(std::string_view x, std::string_view y) {
+    auto unknown = [](std::string_view d) { return d.find("registered at /dev/null") != std::string_view::npos; };
+    auto python = [](std::string_view d) { return kernel_language(d) == KernelLanguage::Python; };
+    return (unknown(x) && python(y)) || (unknown(y) && python(x));
+  }
+
+  bool same_kernel_text(std::string_view x, std::string_view y) const {
+    if (x == y) return true;
+    return !options_.locations && (same_identity(x, y) || unknown_python_match(x, y));
+  }
+
+  RegistrationIdentity identity(const Catalogue& cat, const Kernel& k) const {
+    return {cat.name(k.key), identity_text(k.debug), k.fallthrough};
+  }
+
+  static bool identical_registrations(const Operator& x, const Operator& y) {
+    if (x.registrations.size() != y.registrations.size()) return false;
+    for (size_t i = 0; i < x.registrations.size(); ++i) {
+      const Kernel &p = x.registrations[i], &q = y.registrations[i];
+      if (p.key != q.key || p.debug != q.debug || p.fallthrough != q.fallthrough) return false;
+    }
+    return true;
+  }
+
+  bool same_row(const Row& x, const Row& y) const {
+    if (x.rule != y.rule) return false;
+    if (!x.valid()) return true;
+    return x.fallthrough() == y.fallthrough() &&
+           old_.catalogue().name(x.provider) == new_.catalogue().name(y.provider) &&
+           same_kernel_text(x.debug(), y.debug());
+  }
+
   void diff_fallbacks(DiffResult& result) {
     std::map<std::string, const Fallback*> before, after;
     for (const auto& fb : old_.fallbacks()) before[old_.catalogue().name(fb.key)] = &fb;
     for (const auto& fb : new_.fallbacks()) after[new_.catalogue().name(fb.key)] = &fb;
-    auto same = [](const Fallback* x, const Fallback* y) {
-      return x && y && x->debug == y->debug && x->fallthrough == y->fallthrough;
-    };
     std::set<std::string> names;
     for (const auto& [k, _] : before) names.insert(k);
     for (const auto& [k, _] : after) names.insert(k);
     for (const auto& name : names) {
       const Fallback* x = before.count(name) ? before[name] : nullptr;
       const Fallback* y = after.count(name) ? after[name] : nullptr;
-      if (same(x, y)) continue;
-      changed_fallback_keys_.push_back(name);
+      if (x && y && x->fallthrough == y->fallthrough && same_kernel_text(x->debug, y->debug)) continue;
       if (!wanted_key(name)) continue;
-      if (x) result.fallbacks.push_back({false, x, name});
-      if (y) result.fallbacks.push_back({true, y, name});
+      const auto change = !x ? FallbackChange::Change::Added
+                          : !y ? FallbackChange::Change::Removed
+                               : FallbackChange::Change::Changed;
+      result.fallbacks.push_back({change, name, x, y, 0});
+      changed_fallbacks_.insert(name);
     }
   }
 
@@ -195,52 +310,71 @@ class Differ {
       for (const auto& k : b->registrations)
         if (--in_old[identity(new_.catalogue(), k)] < 0 && wanted_registration(new_.catalogue(), k.key))
           d.registrations.push_back({true, &k, new_.catalogue().name(k.key)});
-  }
-
-  const std::vector<std::string>& all_key_names() {
-    if (all_keys_.empty()) {
-      std::set<std::string> seen;
-      for (const Registry* r : {&old_, &new_})
-        for (Key k : r->catalogue().runtime_keys())
-          if (seen.insert(r->catalogue().name(k)).second) all_keys_.push_back(r->catalogue().name(k));
+    if (options_.locations) return;
+    // A removed and an added registration at the same key that are the same
+    // kernel as far as can be told (a Python kernel of unknown file) cancel.
+    std::vector<bool> drop(d.registrations.size(), false);
+    for (size_t i = 0; i < d.registrations.size(); ++i) {
+      const auto& gone = d.registrations[i];
+      if (gone.added || drop[i]) continue;
+      for (size_t j = 0; j < d.registrations.size(); ++j) {
+        const auto& fresh = d.registrations[j];
+        if (!fresh.added || drop[j] || fresh.key != gone.key || fresh.kernel->fallthrough != gone.kernel->fallthrough ||
+            !unknown_python_match(gone.kernel->debug, fresh.kernel->debug))
+          continue;
+        drop[i] = drop[j] = true;
+        break;
+      }
     }
-    return all_keys_;
+    size_t kept = 0;
+    for (size_t i = 0; i < d.registrations.size(); ++i)
+      if (!drop[i]) d.registrations[kept++] = d.registrations[i];
+    d.registrations.resize(kept);
   }
 
-  void diff_rows(const Operator* a, const Operator* b, const std::vector<std::string>& names,
-                 OperatorDiff& d) const {
-    for (const auto& name : names) {
-      if (!wanted_key(name)) continue;
-      RowChange change{name, {}, {}};
-      if (a)
-        if (auto k = runtime_key(old_.catalogue(), name)) change.before = compute_row(old_, *a, *k);
-      if (b)
-        if (auto k = runtime_key(new_.catalogue(), name)) change.after = compute_row(new_, *b, *k);
-      if (identity(old_.catalogue(), change.before) != identity(new_.catalogue(), change.after))
-        d.rows.push_back(std::move(change));
+  void diff_rows(const Operator& a, const Operator& b, bool same_regs, OperatorDiff& d) {
+    const auto& old_keys = old_.catalogue().runtime_keys();
+    const auto& new_keys = new_.catalogue().runtime_keys();
+    for (const auto& pair : pairs_) {
+      // With identical registrations only a changed fallback can change a row.
+      if (same_regs && !changed_fallbacks_.count(pair.name)) continue;
+      const Row before = compute_row(old_, a, old_keys[pair.old_index]);
+      const Row after = compute_row(new_, b, new_keys[pair.new_index]);
+      if (same_row(before, after)) continue;
+      // Nothing of the operator's own is involved: the fallback's change, counted there.
+      if (fallback_or_missing(before) && fallback_or_missing(after)) {
+        ++fallback_rows_[pair.name];
+        continue;
+      }
+      d.rows.push_back({pair.name, before, after});
     }
   }
 
   void group_rows(OperatorDiff& d) const {
     for (size_t i = 0; i < d.rows.size(); ++i) {
       const RowChange& r = d.rows[i];
-      ChangeGroup g{r.before.rule, group_provider(old_.catalogue(), r.before), r.after.rule,
-                    group_provider(new_.catalogue(), r.after), {}};
+      ChangeGroup g{row_shape(old_.catalogue(), r.before), row_shape(new_.catalogue(), r.after), {}};
       auto it = std::find_if(d.groups.begin(), d.groups.end(), [&](const ChangeGroup& x) {
-        return x.before_rule == g.before_rule && x.before_provider == g.before_provider &&
-               x.after_rule == g.after_rule && x.after_provider == g.after_provider;
+        return x.before == g.before && x.after == g.after;
       });
       if (it == d.groups.end()) it = d.groups.insert(d.groups.end(), std::move(g));
       it->rows.push_back(i);
     }
   }
 
+  struct KeyPair {
+    std::string name;
+    size_t old_index, new_index;  // positions in each release's runtime_keys()
+  };
+
   const Registry& old_;
   const Registry& new_;
   const DiffOptions& options_;
   std::set<std::string> keys_;
-  std::vector<std::string> changed_fallback_keys_;
-  std::vector<std::string> all_keys_;
+  std::vector<KeyPair> pairs_;
+  std::vector<std::string> keys_only_old_, keys_only_new_;
+  std::set<std::string> changed_fallbacks_;
+  std::map<std::string, size_t> fallback_rows_;
 };
 
 }  // namespace

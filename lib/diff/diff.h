@@ -1,13 +1,28 @@
-// What changed between two registries (issue 4): operators added or
-// removed, registrations added or removed, and every (operator, runtime key)
-// whose computed row changed (kernel, tag or providing registration).
-// Rows are compared by key name, so the two sides may be different releases.
+// What behaves differently between two registries: operators added or
+// removed, registrations added or removed, backend fallbacks added, removed
+// or changed, and every (operator, runtime key) row whose computed kernel
+// differs. One model, rendered by lib/render/diff_render (text, JSON) and any
+// other renderer; it holds pointers into both registries, which must outlive it.
+//
+// What counts as "different" (so a release diff answers what behaves
+// differently, not what moved):
+// - Kernels are compared by identity: the row's rule, the key the
+//   registration sits at, fallthrough, and the debug text with source
+//   locations removed (":1234" line numbers, and the "_3" of generated shards
+//   such as RegisterCPU_3.cpp). DiffOptions::locations compares the exact text.
+// - A row that is the backend fallback (or missing) on both sides changes only
+//   when the fallback at its key changes; that is reported once, in
+//   DiffResult::fallbacks with the number of operators whose row it affects,
+//   not as a row of every operator.
+// - Rows are compared by key name. A runtime key only one release has is not
+//   compared: it is listed once in keys_only_old / keys_only_new.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "explain/kernel_kind.h"
 #include "table/table.h"
 
 namespace dispatchctl {
@@ -15,6 +30,7 @@ namespace dispatchctl {
 struct DiffOptions {
   std::vector<std::string> op_patterns;  // empty = every operator
   std::vector<std::string> keys;         // runtime key names; empty = every key
+  bool locations = false;                // a kernel whose file:line moved counts as changed
 };
 
 struct RegistrationChange {
@@ -23,28 +39,38 @@ struct RegistrationChange {
   std::string key;                 // key name as registered
 };
 
+// The dispatcher-wide fallback at one key, before and after.
 struct FallbackChange {
-  bool added = false;
-  const Fallback* fallback = nullptr;
+  enum class Change { Added, Removed, Changed };
+  Change change = Change::Changed;
   std::string key;
+  const Fallback* before = nullptr;  // null when added
+  const Fallback* after = nullptr;   // null when removed
+  // Operators (present on both sides, within --op) whose row at `key` is this
+  // fallback or missing on both sides: what a call of them does there changed.
+  size_t operators_affected = 0;
 };
 
-// One row that differs. A side without the operator, or where the row is
-// missing, has rule Missing.
+// One row that differs. A side where the row is missing has rule Missing.
 struct RowChange {
   std::string key;
   Row before;
   Row after;
 };
 
-// Rows whose change has the same shape: the same rule and provider alias
-// before, and the same after ("CompositeExplicitAutograd now fills 58 keys
-// that were math kernel").
+// How a row was filled, as a change group compares it.
+struct RowShape {
+  Rule rule = Rule::Missing;
+  std::string provider;  // alias name for alias rules, else ""
+  KernelLanguage language = KernelLanguage::None;
+  bool operator==(const RowShape&) const = default;
+};
+RowShape row_shape(const Catalogue& cat, const Row& row);
+
+// Rows of one operator whose change has the same shape ("CompositeExplicitAutograd
+// now fills 58 keys that were math kernel"; "1 key changed kernel: C++ → python").
 struct ChangeGroup {
-  Rule before_rule = Rule::Missing;
-  std::string before_provider;  // alias name for alias rules, else ""
-  Rule after_rule = Rule::Missing;
-  std::string after_provider;
+  RowShape before, after;
   std::vector<size_t> rows;  // indices into OperatorDiff::rows, table order
 };
 
@@ -54,27 +80,42 @@ struct OperatorDiff {
   Change change = Change::Changed;
   std::optional<std::string> schema_before, schema_after;  // set when the schema changed
   std::vector<RegistrationChange> registrations;  // removed first, then added; registration order
-  std::vector<RowChange> rows;                    // old table order, then keys only the new side has
-  std::vector<ChangeGroup> groups;                // by first row
+  std::vector<RowChange> rows;  // table order; Changed operators only
+  std::vector<ChangeGroup> groups;  // by first row
+};
+
+// How many rows of one key went from one shape to another, over all operators.
+struct KeyTransition {
+  std::string key;
+  RowShape before, after;  // provider is left empty: counts are by tag and language
+  size_t rows = 0;
 };
 
 struct DiffResult {
   const Registry* old_registry = nullptr;
   const Registry* new_registry = nullptr;
-  std::vector<FallbackChange> fallbacks;
-  std::vector<OperatorDiff> operators;  // sorted by name
+  std::vector<std::string> keys_only_old, keys_only_new;  // runtime keys, table order
+  std::vector<FallbackChange> fallbacks;                  // by key name
+  std::vector<OperatorDiff> operators;                    // sorted by name
 
   bool empty() const { return fallbacks.empty() && operators.empty(); }
   struct Counts {
     size_t operators_added = 0, operators_removed = 0, operators_changed = 0, rows_changed = 0,
            registrations_added = 0, registrations_removed = 0, fallbacks_added = 0,
-           fallbacks_removed = 0;
+           fallbacks_removed = 0, fallbacks_changed = 0;
   };
   Counts counts() const;
+  // Row changes of every changed operator counted per key and transition,
+  // keys in the new release's table order, transitions most rows first.
+  std::vector<KeyTransition> transitions() const;
 };
 
 // Throws InputError for a --key that neither release knows (with did-you-mean).
 DiffResult diff_registries(const Registry& old_registry, const Registry& new_registry,
                            const DiffOptions& options = {});
+
+// The debug text a kernel is compared by: line numbers and shard suffixes
+// removed unless `locations`.
+std::string kernel_identity(std::string_view debug, bool locations);
 
 }  // namespace dispatchctl

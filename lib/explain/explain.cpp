@@ -1,5 +1,7 @@
 #include "explain/explain.h"
 
+#include "explain/kernel_kind.h"
+
 #include <map>
 
 #include "explain/fixes.h"
@@ -143,6 +145,11 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
                     ": an autograd kernel was not registered to the Autograd key(s) …\") and the "
                     "gradients are missing; fix: register a kernel at Autograd (or " + cat.name(k) +
                     ", or CompositeImplicitAutograd) for " + op.name);
+  if (row_language(row) == KernelLanguage::Python)
+    notes.push_back("python kernel: registered from Python (" + std::string(row.debug()) +
+                    "), not C++. It may raise for inputs it does not handle (Python meta kernels raise "
+                    "for data-dependent operators such as aten::nonzero), so whether a call works is "
+                    "unknown (query --unknown, has-kernel --works)");
   if (k == k_undefined && row.kernel && row.kernel->fallthrough)
     notes.push_back("a fallthrough on Undefined is called (there is no bit to mask) and raises an "
                     "INTERNAL ASSERT (fallthrough_kernel was executed …)");

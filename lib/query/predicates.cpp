@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "explain/kernel_kind.h"
 #include "query/op_select.h"
 #include "util/errors.h"
 #include "util/suggest.h"
@@ -64,6 +65,78 @@ bool row_known_to_raise(const Catalogue& cat, const Row& row) {
   return row.key == k_undefined && row.kernel && row.kernel->fallthrough;
 }
 
+RowVerdict row_verdict(const Catalogue& cat, const Row& row) {
+  if (!row_works(cat, row)) return RowVerdict::Fails;
+  return row_language(row) == KernelLanguage::Python ? RowVerdict::Unknown : RowVerdict::Works;
+}
+
+std::string_view verdict_word(RowVerdict verdict) {
+  switch (verdict) {
+    case RowVerdict::Works: return "works";
+    case RowVerdict::Fails: return "fails";
+    case RowVerdict::Unknown: return "unknown";
+  }
+  return "";
+}
+
+bool BuildBackends::compiled_in(std::string_view backend) const {
+  return std::find(compiled.begin(), compiled.end(), backend) != compiled.end();
+}
+
+BuildBackends build_backends(const Registry& registry) {
+  const Catalogue& cat = registry.catalogue();
+  std::vector<bool> seen(cat.backend_count() + 1, false);
+  auto note = [&](Key k) {
+    if (cat.is_backend_dispatch_key(k)) seen[cat.backend_of(k)] = true;
+  };
+  for (const auto& op : registry.operators()) {
+    // torch.distributed registers its collectives at CUDA and PrivateUse1 in
+    // every build (they route to a ProcessGroup); a Python kernel is no
+    // compiled backend either (2.14.1's CPU build has both at CUDA).
+    if (op.name.rfind("c10d::", 0) == 0) continue;
+    for (const auto& kernel : op.registrations)
+      if (!is_python_kernel(kernel)) note(kernel.key);
+  }
+  for (const auto& fb : registry.fallbacks()) note(fb.key);
+  // Every build has Meta (fake tensors), with or without kernels in this registry.
+  note(cat.well_known().meta);
+  BuildBackends b;
+  for (int i = 1; i <= cat.backend_count(); ++i)
+    (seen[i] ? b.compiled : b.not_compiled).push_back(std::string(cat.spec().backends[i - 1]));
+  b.cpu_only = b.compiled_in("CPU");
+  for (const char* gpu : {"CUDA", "HIP", "XPU", "MPS"}) b.cpu_only = b.cpu_only && !b.compiled_in(gpu);
+  return b;
+}
+
+namespace {
+
+std::string not_compiled_text(const std::string& backends) {
+  return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
+         "computes; export your CUDA build (tools/dispatchctl-export.py, then -m FILE) for CUDA answers";
+}
+
+}  // namespace
+
+std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, Key k) {
+  return not_compiled_note(cat, build, std::vector<Key>{k});
+}
+
+std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, const std::vector<Key>& keys) {
+  std::vector<std::string> named;
+  for (Key k : keys) {
+    if (cat.is_alias(k) || cat.backend_of(k) == 0) continue;
+    const std::string backend(cat.spec().backends[cat.backend_of(k) - 1]);
+    if (!build.compiled_in(backend) && std::find(named.begin(), named.end(), backend) == named.end())
+      named.push_back(backend);
+  }
+  // Only a CPU-only build is said to be one: a manifest without CPU kernels is
+  // rarely a whole build, and its missing backends are no news.
+  if (named.empty() || !build.cpu_only) return "";
+  std::string list;
+  for (size_t i = 0; i < named.size(); ++i) list += (i ? (i + 1 == named.size() ? " or " : ", ") : "") + named[i];
+  return not_compiled_text(list);
+}
+
 std::string require_tag(std::string_view text) {
   std::string wanted;
   for (char c : text) wanted += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(c));
@@ -80,18 +153,20 @@ std::string require_tag(std::string_view text) {
 }
 
 void validate_query(const Catalogue& cat, const Query& q) {
-  const bool row_mode = q.computed || q.works || q.fails || !q.tags.empty();
+  const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty();
   if (!q.key && (row_mode || q.registered))
-    throw InputError("--registered, --computed, --tag, --works and --fails read the row of a key; add --key K");
+    throw InputError("--registered, --computed, --tag, --works, --fails and --unknown read the row of a key; "
+                     "add --key K");
   if (q.key && !row_mode && !q.registered)
     throw InputError("--key " + cat.name(*q.key) +
-                     " needs a question: add --registered, --computed, --tag TAG, --works or --fails");
+                     " needs a question: add --registered, --computed, --tag TAG, --works, --fails or --unknown");
   if (q.key && row_mode && cat.is_alias(*q.key))
     throw InputError("--key " + cat.name(*q.key) +
                      ": Alias keys do not have runtime kernel registrations. Ask about one of the "
                      "runtime keys it covers (dispatchctl keys --alias " + cat.name(*q.key) +
                      "), or use --registered");
-  if (q.works && q.fails) throw InputError("--works and --fails exclude each other; use one");
+  if (q.works + q.fails + q.unknown > 1)
+    throw InputError("--works, --fails and --unknown exclude each other; use one");
 }
 
 std::vector<const Operator*> run_query(const Registry& registry, const Query& q) {
@@ -100,7 +175,7 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
   std::vector<const Operator*> candidates = q.op_patterns.empty()
                                                 ? registry.sorted_operators()
                                                 : select_operators(registry, q.op_patterns);
-  const bool row_mode = q.computed || q.works || q.fails || !q.tags.empty();
+  const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty();
   const Key row_key = row_mode ? computed_row_key(cat, *q.key) : k_undefined;
   std::vector<const Operator*> out;
   for (const Operator* op : candidates) {
@@ -112,11 +187,13 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
       const Rule rule = compute_row(registry, *op, row_key).rule;
       if (std::find(q.tags.begin(), q.tags.end(), tag_id(rule)) == q.tags.end()) continue;
     }
-    if (q.computed || q.works || q.fails) {
+    if (q.computed || q.works || q.fails || q.unknown) {
       const Row row = live_row(registry, *op, row_key);
       if (q.computed && !row.valid()) continue;
-      if (q.works && !row_works(cat, row)) continue;
-      if (q.fails && row_works(cat, row)) continue;
+      const RowVerdict verdict = row_verdict(cat, row);
+      if (q.works && verdict != RowVerdict::Works) continue;
+      if (q.fails && verdict != RowVerdict::Fails) continue;
+      if (q.unknown && verdict != RowVerdict::Unknown) continue;
     }
     out.push_back(op);
   }

@@ -37,6 +37,33 @@ inline bool row_works(const Catalogue& cat, const Row& row) {
   return row.valid() && !row_known_to_raise(cat, row);
 }
 
+// Whether a call that reaches a row runs a kernel that returns. A Python
+// kernel (torch/_meta_registrations.py, torch.library) is Unknown: Python
+// meta kernels raise for data-dependent operators (aten::nonzero) and for
+// inputs they do not handle, and dispatchctl cannot read Python code.
+enum class RowVerdict { Works, Fails, Unknown };
+RowVerdict row_verdict(const Catalogue& cat, const Row& row);
+// "works", "fails", "unknown".
+std::string_view verdict_word(RowVerdict verdict);
+
+// Which backends the registry's PyTorch build was compiled with: a backend
+// (CPU, CUDA, …, PrivateUse1, Meta) is compiled in when some C++ kernel or
+// backend fallback is registered at one of its backend keys (CUDA, SparseCUDA,
+// QuantizedCUDA, …), not counting torch.distributed's c10d:: collectives,
+// which every build registers at CUDA and PrivateUse1. The built-in registries are Debian's CPU-only builds:
+// their CUDA rows are what a CPU-only PyTorch computes, not what a CUDA build does.
+struct BuildBackends {
+  std::vector<std::string> compiled, not_compiled;  // backend names, catalogue order
+  bool cpu_only = false;  // CPU compiled, none of the GPU backends (CUDA, HIP, XPU, MPS)
+  bool compiled_in(std::string_view backend) const;
+};
+BuildBackends build_backends(const Registry& registry);
+// For a key of a backend a CPU-only build has no kernels for (CUDA, AutogradCUDA,
+// SparseCUDA…): "CPU-only build (no kernels for CUDA): …export…". Empty otherwise.
+std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, Key k);
+// The same for a set of keys (`show`'s header); names the backends concerned.
+std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, const std::vector<Key>& keys);
+
 // "math kernel", "math_kernel", "missing" … -> the tag id ("math_kernel").
 // InputError with a did-you-mean otherwise.
 std::string require_tag(std::string_view text);
@@ -46,8 +73,9 @@ struct Query {
   std::optional<Key> key;  // the key --registered/--computed/--tag/--works/--fails read
   bool registered = false;  // has_kernel_for_dispatch_key(op, key)
   bool computed = false;    // has_computed_kernel_for_dispatch_key(op, key)
-  bool works = false;       // the row a call uses is valid and not known to raise
-  bool fails = false;       // the row a call uses is missing or known to raise
+  bool works = false;       // row_verdict of the row a call uses is Works
+  bool fails = false;       // … is Fails (missing or known to raise)
+  bool unknown = false;     // … is Unknown (a Python kernel)
   std::vector<std::string> tags;  // tag ids; the computed row's tag is one of them
   std::vector<Key> registered_at;  // a registration at exactly each
   std::vector<Key> without;        // no registration at any

@@ -1,5 +1,7 @@
 #include "render/diff_render.h"
 
+#include <map>
+
 #include "render/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
@@ -7,49 +9,56 @@
 namespace dispatchctl {
 namespace {
 
+constexpr size_t k_width = 80;
+
 std::string count(size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+bool is_python(const RowShape& s) { return s.language == KernelLanguage::Python; }
+
 // How a row was filled, as a reader says it: "math kernel",
 // "default backend kernel from CompositeExplicitAutograd".
-std::string was_words(Rule rule, const std::string& provider) {
-  if (rule == Rule::Missing) return "no kernel";
-  std::string words(tag_text(rule));
-  if ((rule == Rule::CompositeExplicitAutograd ||
-       rule == Rule::CompositeExplicitAutogradNonFunctional) && !provider.empty())
-    words += " from " + provider;
+std::string was_words(const RowShape& s) {
+  if (s.rule == Rule::Missing) return "no kernel";
+  std::string words(tag_text(s.rule));
+  if ((s.rule == Rule::CompositeExplicitAutograd || s.rule == Rule::CompositeExplicitAutogradNonFunctional) &&
+      !s.provider.empty())
+    words += " from " + s.provider;
+  if (is_python(s)) words += " (python)";
   return words;
 }
 
 // Who fills a row now: the alias, "a direct kernel", "the backend fallback".
-std::string filler_words(Rule rule, const std::string& provider) {
-  if (!provider.empty()) return provider;
-  if (rule == Rule::Direct) return "a direct kernel";
-  if (rule == Rule::BackendFallback) return "the backend fallback";
-  return std::string(tag_text(rule));
+std::string filler_words(const RowShape& s) {
+  const std::string python = is_python(s) ? " (python)" : "";
+  if (!s.provider.empty()) return s.provider + python;
+  if (s.rule == Rule::Direct) return is_python(s) ? "a direct python kernel" : "a direct kernel";
+  if (s.rule == Rule::BackendFallback) return "the backend fallback" + python;
+  return std::string(tag_text(s.rule)) + python;
 }
 
 std::string kernel_words(const Row& row) {
   if (!row.valid()) return "no kernel";
   std::string out(tag_text(row.rule));
+  if (row_language(row) == KernelLanguage::Python) out += " (python)";
   out += ": ";
   if (row.fallthrough()) out += "fallthrough ";
   out += row.debug().empty() ? std::string("(no debug string)") : std::string(row.debug());
   return out;
 }
 
-std::string key_list(const DiffResult& r, const OperatorDiff& op, const ChangeGroup& g) {
-  // Keys of one release collapse ("Sparse*"); keys only the other side has are appended.
-  const Catalogue& cat = r.new_registry->catalogue();
+std::vector<Key> runtime_keys_named(const Catalogue& cat, const std::vector<std::string>& names) {
   std::vector<Key> keys;
-  std::string others;
-  for (size_t i : g.rows) {
-    const auto& name = op.rows[i].key;
-    if (auto k = cat.find(name); k && cat.is_runtime(*k)) keys.push_back(*k);
-    else others += " " + name;
-  }
-  return summarize_keys(cat, keys) + others;
+  for (const auto& n : names)
+    if (auto k = cat.find(n)) keys.push_back(*k);
+  return keys;
+}
+
+std::string key_list(const DiffResult& r, const OperatorDiff& op, const ChangeGroup& g) {
+  std::vector<std::string> names;
+  for (size_t i : g.rows) names.push_back(op.rows[i].key);
+  return summarize_keys(r.new_registry->catalogue(), runtime_keys_named(r.new_registry->catalogue(), names));
 }
 
 std::string origin_words(const Origin& origin) {
@@ -57,11 +66,9 @@ std::string origin_words(const Origin& origin) {
   return where.empty() ? "" : "  (" + where + ")";
 }
 
-void append_group_details(std::string& out, const DiffResult& r, const OperatorDiff& op,
-                          const ChangeGroup& g) {
+void append_group_details(std::string& out, const DiffResult& r, const OperatorDiff& op, const ChangeGroup& g) {
   out += "  " + describe_group(op, g) + ":\n";
-  out += "      " + wrap_words(key_list(r, op, g), 6, 6, 100);
-  if (out.back() != '\n') out += '\n';
+  out += "      " + wrap_words(key_list(r, op, g), 6, 6, k_width) + "\n";
   auto uniform = [&](bool before) {
     const Row& first = before ? op.rows[g.rows.front()].before : op.rows[g.rows.front()].after;
     for (size_t i : g.rows) {
@@ -84,15 +91,106 @@ void append_group_details(std::string& out, const DiffResult& r, const OperatorD
   }
 }
 
-std::string shape_line(const OperatorDiff& op) {
-  switch (op.change) {
-    case OperatorDiff::Change::Added:
-      return op.name + ": added (" + count(op.registrations.size(), "registration", "registrations") + ")";
-    case OperatorDiff::Change::Removed:
-      return op.name + ": removed (" + count(op.registrations.size(), "registration", "registrations") + ")";
-    case OperatorDiff::Change::Changed: break;
+std::string change_word(OperatorDiff::Change c) {
+  return c == OperatorDiff::Change::Added ? "added" : c == OperatorDiff::Change::Removed ? "removed" : "changed";
+}
+
+std::string fallback_words(const Fallback* fb, bool locations) {
+  if (!fb) return "none";
+  std::string words = (fb->fallthrough ? "fallthrough " : "") + kernel_identity(short_debug(fb->debug), locations);
+  if (kernel_language(fb->debug, fb->origin.file) == KernelLanguage::Python) words += " (python)";
+  return words;
+}
+
+// Counts, keys not compared, fallbacks, and row transitions per key: the
+// answer to "what behaves differently", on one screen.
+void append_summary(std::string& out, const DiffResult& r, const DiffRenderOptions& options) {
+  const auto c = r.counts();
+  out += wrap_words(count(c.operators_changed, "operator behaves", "operators behave") + " differently, " +
+                        std::to_string(c.operators_added) + " added, " + std::to_string(c.operators_removed) +
+                        " removed; " + count(c.rows_changed, "row changed", "rows changed") + "; " +
+                        count(c.registrations_added, "registration added", "registrations added") + ", " +
+                        std::to_string(c.registrations_removed) + " removed; fallbacks: " +
+                        std::to_string(c.fallbacks_changed) + " changed, " + std::to_string(c.fallbacks_added) +
+                        " added, " + std::to_string(c.fallbacks_removed) + " removed",
+                    0, 2, k_width) +
+         "\n";
+  if (!options.locations)
+    out += "(kernels compared without file:line; --locations compares it too)\n";
+  const Catalogue& oc = r.old_registry->catalogue();
+  const Catalogue& nc = r.new_registry->catalogue();
+  if (!r.keys_only_old.empty())
+    out += wrap_words("keys only in " + options.old_label + " (not compared): " +
+                          summarize_keys(oc, runtime_keys_named(oc, r.keys_only_old)),
+                      0, 2, k_width) + "\n";
+  if (!r.keys_only_new.empty())
+    out += wrap_words("keys only in " + options.new_label + " (not compared): " +
+                          summarize_keys(nc, runtime_keys_named(nc, r.keys_only_new)),
+                      0, 2, k_width) + "\n";
+  if (!r.fallbacks.empty()) {
+    // Fallbacks that changed the same way are one line.
+    out += "\nbackend fallbacks (rows = operators whose row is the fallback):\n";
+    std::map<std::tuple<int, std::string, std::string>, std::pair<std::vector<std::string>, size_t>> same;
+    std::vector<std::tuple<int, std::string, std::string>> order;
+    for (const auto& fb : r.fallbacks) {
+      auto id = std::make_tuple(static_cast<int>(fb.change), fallback_words(fb.before, options.locations), fallback_words(fb.after, options.locations));
+      auto [it, fresh] = same.try_emplace(id);
+      if (fresh) order.push_back(id);
+      it->second.first.push_back(fb.key);
+      it->second.second += fb.operators_affected;
+    }
+    for (const auto& id : order) {
+      const auto& [keys, rows] = same[id];
+      const auto& [change, was, now] = id;
+      const auto kind = static_cast<FallbackChange::Change>(change);
+      const Catalogue& cat = kind == FallbackChange::Change::Removed ? oc : nc;
+      std::string line = std::string(kind == FallbackChange::Change::Added     ? "  added "
+                                     : kind == FallbackChange::Change::Removed ? "  removed "
+                                                                               : "  changed ") +
+                         summarize_keys(cat, runtime_keys_named(cat, keys)) + ": ";
+      line += kind == FallbackChange::Change::Added     ? now
+              : kind == FallbackChange::Change::Removed ? was
+                                                        : was + " -> " + now;
+      line += " (" + count(rows, "row", "rows") + ")";
+      out += wrap_words(line, 0, 4, k_width) + "\n";
+    }
   }
-  return "";
+  const auto transitions = r.transitions();
+  if (transitions.empty()) return;
+  // Keys with the same transitions (and counts) share a line: "Dense*: …".
+  out += "\nrows changed, per key (was -> now: rows):\n";
+  std::vector<std::pair<std::string, std::vector<std::string>>> lines;  // text, keys
+  for (size_t i = 0; i < transitions.size();) {
+    size_t j = i;
+    std::string text;
+    size_t shown = 0, more = 0;
+    for (; j < transitions.size() && transitions[j].key == transitions[i].key; ++j) {
+      if (shown++ < 4)
+        text += (text.empty() ? "" : ", ") + shape_words(transitions[j].before) + " -> " +
+                shape_words(transitions[j].after) + ": " + std::to_string(transitions[j].rows);
+      else
+        more += transitions[j].rows;
+    }
+    if (more) text += ", other: " + std::to_string(more);
+    auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == text; });
+    if (it == lines.end()) lines.push_back({text, {transitions[i].key}});
+    else it->second.push_back(transitions[i].key);
+    i = j;
+  }
+  for (const auto& [text, keys] : lines)
+    out += wrap_words("  " + summarize_keys(nc, runtime_keys_named(nc, keys)) + ": " + text, 0, 4, k_width) + "\n";
+}
+
+nlohmann::ordered_json shape_json(const RowShape& s) {
+  return {{"tag_id", tag_id(s.rule)}, {"provider", s.provider}, {"language", language_id(s.language)}};
+}
+
+nlohmann::ordered_json fallback_json(const Fallback* fb) {
+  if (!fb) return nullptr;
+  return {{"kernel", fb->debug},
+          {"fallthrough", fb->fallthrough},
+          {"language", language_id(kernel_language(fb->debug, fb->origin.file))},
+          {"origin", fb->origin.to_string()}};
 }
 
 nlohmann::ordered_json side_json(const DiffResult& r, bool before, const Row& row) {
@@ -103,41 +201,43 @@ nlohmann::ordered_json side_json(const DiffResult& r, bool before, const Row& ro
 
 }  // namespace
 
+std::string shape_words(const RowShape& s) {
+  if (s.rule == Rule::Missing) return "missing";
+  return std::string(tag_text(s.rule)) + (is_python(s) ? " (python)" : "");
+}
+
 std::string describe_group(const OperatorDiff& op, const ChangeGroup& g) {
-  (void)op;
   const bool one = g.rows.size() == 1;
-  const std::string n = count(g.rows.size(), "key", "keys");
+  std::string n = count(g.rows.size(), "key", "keys");
+  if (g.rows.size() <= 3) {
+    std::string names;
+    for (size_t i : g.rows) names += (names.empty() ? "" : ", ") + op.rows[i].key;
+    n += " (" + names + ")";
+  }
   const std::string were = one ? " that was " : " that were ";
-  const std::string was = was_words(g.before_rule, g.before_provider);
-  if (g.after_rule == Rule::Missing) return n + were + was + (one ? " now has no kernel" : " now have no kernel");
-  if (g.after_rule == Rule::AmbiguousAutogradOther)
+  const std::string was = was_words(g.before);
+  if (g.after.rule == Rule::Missing) return n + were + was + (one ? " now has no kernel" : " now have no kernel");
+  if (g.after.rule == Rule::AmbiguousAutogradOther)
     return n + were + was + (one ? " is" : " are") + " now ambiguous autogradother (a call raises)";
-  const std::string filler = filler_words(g.after_rule, g.after_provider);
-  if (g.before_rule == Rule::Missing) return filler + " now fills " + n + (one ? " that had" : " that had") + " no kernel";
-  if (g.before_rule == g.after_rule && g.before_provider == g.after_provider)
-    return n + " changed kernel (still " + was + ")";
-  return filler + " now fills " + n + were + was;
+  if (g.before.rule == Rule::Missing) return filler_words(g.after) + " now fills " + n + " that had no kernel";
+  if (g.before == g.after) return n + " changed kernel (still " + was + ")";
+  if (g.before.rule == g.after.rule && g.before.provider == g.after.provider)
+    return n + " changed kernel from " + std::string(language_words(g.before.language)) + " to " +
+           std::string(language_words(g.after.language)) + " (still " + std::string(tag_text(g.after.rule)) + ")";
+  return filler_words(g.after) + " now fills " + n + were + was;
 }
 
 std::string diff_text(const DiffResult& r, const DiffRenderOptions& options) {
   std::string out = "--- " + options.old_label + "\n+++ " + options.new_label + "\n";
   if (r.empty()) return out + "no differences\n";
-  const auto c = r.counts();
-  out += count(c.operators_changed, "operator changed", "operators changed") + ", " +
-         std::to_string(c.operators_added) + " added, " + std::to_string(c.operators_removed) +
-         " removed; " + count(c.rows_changed, "row changed", "rows changed") + "; " +
-         count(c.registrations_added, "registration added", "registrations added") + ", " +
-         std::to_string(c.registrations_removed) + " removed";
-  if (c.fallbacks_added + c.fallbacks_removed)
-    out += "; fallbacks: " + std::to_string(c.fallbacks_added) + " added, " +
-           std::to_string(c.fallbacks_removed) + " removed";
-  out += "\n\n";
-  // Shape first: one line per operator and group.
-  for (const auto& fb : r.fallbacks)
-    out += std::string("fallback ") + (fb.added ? "added" : "removed") + " at " + fb.key + "\n";
+  append_summary(out, r, options);
+  if (options.summary_only) return out;
+  // One line per operator and group.
+  out += "\n";
   for (const auto& op : r.operators) {
     if (op.change != OperatorDiff::Change::Changed) {
-      out += shape_line(op) + "\n";
+      out += op.name + ": " + change_word(op.change) + " (" +
+             count(op.registrations.size(), "registration", "registrations") + ")\n";
       continue;
     }
     if (op.schema_before || op.schema_after) out += op.name + ": schema changed\n";
@@ -146,22 +246,16 @@ std::string diff_text(const DiffResult& r, const DiffRenderOptions& options) {
       out += op.name + ": " + count(op.registrations.size(), "registration", "registrations") +
              " changed, no row changed\n";
   }
-  if (options.summary_only) return out;
   // Then the details.
-  for (const auto& fb : r.fallbacks) {
-    out += std::string("\nfallback ") + fb.key + "\n  " + (fb.added ? "+ " : "- ") +
-           (fb.fallback->fallthrough ? "fallthrough " : "") + fb.fallback->debug +
-           origin_words(fb.fallback->origin) + "\n";
-  }
   for (const auto& op : r.operators) {
     out += "\n" + op.name + "\n";
     if (op.schema_before || op.schema_after)
-      out += "  schema: " + op.schema_before.value_or("(none)") + "\n       → " +
+      out += "  schema: " + op.schema_before.value_or("(none)") + "\n       -> " +
              op.schema_after.value_or("(none)") + "\n";
     for (const auto& reg : op.registrations)
       out += std::string("  ") + (reg.added ? "+ " : "- ") + reg.key + ": " +
              (reg.kernel->fallthrough ? "fallthrough " : "") + reg.kernel->debug +
-             origin_words(reg.kernel->origin) + "\n";
+             (is_python_kernel(*reg.kernel) ? " (python kernel)" : "") + origin_words(reg.kernel->origin) + "\n";
     for (const auto& g : op.groups) append_group_details(out, r, op, g);
   }
   return out;
@@ -176,6 +270,11 @@ static nlohmann::ordered_json diff_json_header(const DiffResult& r, const DiffRe
   doc["new"] = {{"label", options.new_label}, {"sources", r.new_registry->sources},
                 {"torch_version", r.new_registry->torch_version}};
   doc["equal"] = r.empty();
+  doc["locations"] = options.locations;
+  json transitions = json::array();
+  for (const auto& t : r.transitions())
+    transitions.push_back({{"key", t.key}, {"before", shape_json(t.before)}, {"after", shape_json(t.after)},
+                           {"rows", t.rows}});
   doc["summary"] = {{"operators_added", c.operators_added},
                     {"operators_removed", c.operators_removed},
                     {"operators_changed", c.operators_changed},
@@ -183,23 +282,37 @@ static nlohmann::ordered_json diff_json_header(const DiffResult& r, const DiffRe
                     {"registrations_added", c.registrations_added},
                     {"registrations_removed", c.registrations_removed},
                     {"fallbacks_added", c.fallbacks_added},
-                    {"fallbacks_removed", c.fallbacks_removed}};
+                    {"fallbacks_removed", c.fallbacks_removed},
+                    {"fallbacks_changed", c.fallbacks_changed},
+                    {"keys_only_old", r.keys_only_old},
+                    {"keys_only_new", r.keys_only_new},
+                    {"transitions", std::move(transitions)}};
   json fallbacks = json::array();
-  for (const auto& fb : r.fallbacks)
-    fallbacks.push_back({{"change", fb.added ? "added" : "removed"}, {"key", fb.key},
-                         {"kernel", fb.fallback->debug}, {"fallthrough", fb.fallback->fallthrough},
-                         {"origin", fb.fallback->origin.to_string()}});
+  for (const auto& fb : r.fallbacks) {
+    const char* change = fb.change == FallbackChange::Change::Added     ? "added"
+                         : fb.change == FallbackChange::Change::Removed ? "removed"
+                                                                        : "changed";
+    fallbacks.push_back({{"change", change}, {"key", fb.key}, {"before", fallback_json(fb.before)},
+                         {"after", fallback_json(fb.after)}, {"operators_affected", fb.operators_affected}});
+  }
   doc["fallbacks"] = std::move(fallbacks);
   return doc;
 }
 
-static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorDiff& op) {
+static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorDiff& op, bool summary_only) {
   using json = nlohmann::ordered_json;
   json o;
   o["name"] = op.name;
-  o["change"] = op.change == OperatorDiff::Change::Added     ? "added"
-                : op.change == OperatorDiff::Change::Removed ? "removed"
-                                                             : "changed";
+  o["change"] = change_word(op.change);
+  json groups = json::array();
+  for (const auto& g : op.groups) {
+    json keys = json::array();
+    for (size_t i : g.rows) keys.push_back(op.rows[i].key);
+    groups.push_back({{"summary", describe_group(op, g)}, {"before", shape_json(g.before)},
+                      {"after", shape_json(g.after)}, {"keys", std::move(keys)}});
+  }
+  o["groups"] = std::move(groups);
+  if (summary_only) return o;
   if (op.schema_before || op.schema_after)
     o["schema"] = {{"before", op.schema_before ? json(*op.schema_before) : json()},
                    {"after", op.schema_after ? json(*op.schema_after) : json()}};
@@ -207,18 +320,9 @@ static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorD
   for (const auto& reg : op.registrations)
     regs.push_back({{"change", reg.added ? "added" : "removed"}, {"key", reg.key},
                     {"kernel", reg.kernel->debug}, {"fallthrough", reg.kernel->fallthrough},
+                    {"language", language_id(kernel_language(*reg.kernel))},
                     {"origin", reg.kernel->origin.to_string()}});
   o["registrations"] = std::move(regs);
-  json groups = json::array();
-  for (const auto& g : op.groups) {
-    json keys = json::array();
-    for (size_t i : g.rows) keys.push_back(op.rows[i].key);
-    groups.push_back({{"summary", describe_group(op, g)},
-                      {"before", {{"tag_id", tag_id(g.before_rule)}, {"provider", g.before_provider}}},
-                      {"after", {{"tag_id", tag_id(g.after_rule)}, {"provider", g.after_provider}}},
-                      {"keys", std::move(keys)}});
-  }
-  o["groups"] = std::move(groups);
   json rows = json::array();
   for (const auto& row : op.rows)
     rows.push_back({{"key", row.key}, {"before", side_json(r, true, row.before)},
@@ -230,18 +334,17 @@ static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorD
 nlohmann::ordered_json diff_json(const DiffResult& r, const DiffRenderOptions& options) {
   nlohmann::ordered_json doc = diff_json_header(r, options);
   doc["operators"] = nlohmann::ordered_json::array();
-  for (const auto& op : r.operators) doc["operators"].push_back(operator_json(r, op));
+  for (const auto& op : r.operators) doc["operators"].push_back(operator_json(r, op, options.summary_only));
   return doc;
 }
 
 std::string diff_json_text(const DiffResult& r, const DiffRenderOptions& options) {
-  // One operator per line, built and dropped one at a time: a diff of two
-  // full registries has ~350,000 rows.
+  // One operator per line, built and dropped one at a time.
   std::string out = diff_json_header(r, options).dump(2);
   out.erase(out.size() - 2);  // "\n}"
   out += ",\n  \"operators\": [";
   for (size_t i = 0; i < r.operators.size(); ++i)
-    out += std::string(i ? "," : "") + "\n    " + operator_json(r, r.operators[i]).dump();
+    out += std::string(i ? "," : "") + "\n    " + operator_json(r, r.operators[i], options.summary_only).dump();
   out += r.operators.empty() ? "]\n}\n" : "\n  ]\n}\n";
   return out;
 }

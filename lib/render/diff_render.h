@@ -1,5 +1,7 @@
-// Renderers for `diff`: text that shows the shape of a change first, then
-// the details, and stable JSON. Over diff/diff.h's result; they never print.
+// Renderers for `diff`: text that answers "what behaves differently" on one
+// screen first (counts, fallbacks, row transitions per key), then one line
+// per operator and kind of change, then the details; and stable JSON. Over
+// diff/diff.h's result; they never print.
 #pragma once
 
 #include <string>
@@ -11,14 +13,17 @@
 namespace dispatchctl {
 
 struct DiffRenderOptions {
-  bool summary_only = false;  // header and shape lines, no details
+  bool summary_only = false;  // text: the summary block only; JSON: operators without rows
   std::string old_label;      // "builtin:2.14.1"
   std::string new_label;      // "builtin:2.14.1 + cea.json"
+  bool locations = false;     // the diff compared file:line (said in the header)
 };
 
 // The one-line shape of a group, without the operator name, e.g.
 // "CompositeExplicitAutograd now fills 69 keys that were math kernel".
 std::string describe_group(const OperatorDiff& op, const ChangeGroup& group);
+// "kernel", "kernel (python)", "missing": a row shape in a transition.
+std::string shape_words(const RowShape& shape);
 std::string diff_text(const DiffResult& result, const DiffRenderOptions& options);
 nlohmann::ordered_json diff_json(const DiffResult& result, const DiffRenderOptions& options);
 // The same document as text, one operator per line (fast on full registries).

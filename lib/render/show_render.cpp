@@ -3,6 +3,7 @@
 #include <map>
 
 #include "builtin/builtin.h"
+#include "explain/kernel_kind.h"
 #include "render/key_summary.h"
 
 namespace dispatchctl {
@@ -54,16 +55,6 @@ bool is_builtin_origin(const Origin& origin) {
   return origin.file.rfind(k_builtin_prefix, 0) == 0;
 }
 
-// "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU_0.cpp:1307";
-// the torch formats and JSON keep the full text.
-std::string short_debug(std::string_view debug) {
-  constexpr std::string_view k_registered_at = "registered at ";
-  if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
-  debug.remove_prefix(k_registered_at.size());
-  if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
-  return std::string(debug);
-}
-
 std::string provenance(const Catalogue& cat, const Operator& op, const Group& g) {
   if (g.rule == Rule::BackendFallback)
     return g.keys.size() == 1 ? "backend fallback " + short_debug(g.first->debug())
@@ -75,6 +66,7 @@ std::string provenance(const Catalogue& cat, const Operator& op, const Group& g)
   if (g.rule != Rule::Direct) text = cat.name(g.first->provider) + " ";
   if (g.first->kernel->fallthrough) text += "fallthrough ";
   text += short_debug(g.first->kernel->debug);
+  if (is_python_kernel(*g.first->kernel)) text += " (python kernel)";
   const auto* registered = op.kernels_at(g.first->provider);
   if (registered && registered->newest_first.size() > 1)
     text += " (overrides " + std::to_string(registered->newest_first.size() - 1) + ")";
@@ -124,6 +116,14 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
   }
 }
 
+std::string short_debug(std::string_view debug) {
+  constexpr std::string_view k_registered_at = "registered at ";
+  if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
+  debug.remove_prefix(k_registered_at.size());
+  if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
+  return std::string(debug);
+}
+
 nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys) {
   nlohmann::ordered_json names = nlohmann::ordered_json::array();
   for (Key k : keys) names.push_back(cat.name(k));
@@ -142,6 +142,7 @@ nlohmann::ordered_json row_json(const Catalogue& cat, const Row& row) {
                 : row.rule == Rule::AmbiguousAutogradOther ? "ambiguous"
                                                            : "registration";
   j["registered_at"] = cat.name(row.provider);
+  j["language"] = language_id(row_language(row));
   const Origin* origin = row.fallback ? &row.fallback->origin
                          : (row.kernel && row.rule != Rule::AmbiguousAutogradOther) ? &row.kernel->origin
                                                                                     : nullptr;
@@ -165,6 +166,7 @@ nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
                                {"kernel", k.debug},
                                {"active", active},
                                {"fallthrough", k.fallthrough},
+                               {"language", language_id(kernel_language(k))},
                                {"signature", k.signature ? nlohmann::ordered_json(*k.signature)
                                                          : nlohmann::ordered_json()},
                                {"origin", k.origin.to_string()}});

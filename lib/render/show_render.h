@@ -20,6 +20,9 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
                       const std::vector<Row>& rows, const ShowOptions& options);
 nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
                                  const std::vector<Row>& rows, const ShowOptions& options);
+// "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU_0.cpp:1307"
+// (text views; the torch formats and JSON keep the full text).
+std::string short_debug(std::string_view debug);
 // ["CPU", "AutogradCPU", …] (shared by the JSON renderers).
 nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys);
 // One row as JSON (shared with diff/explain).
