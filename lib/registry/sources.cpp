@@ -1,7 +1,9 @@
 #include "registry/sources.h"
 
 #include "builtin/builtin.h"
+#include "keys/profile.h"
 #include "registry/manifest.h"
+#include "registry/source_spec.h"
 #include "registry/torch_dump.h"
 #include "util/file_io.h"
 
@@ -60,38 +62,113 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
   return registry;
 }
 
+LoadOptions& load_options() {
+  static LoadOptions options;
+  return options;
+}
+
+namespace {
+
+const BuiltinRegistry& require_builtin(const SourceSpec& spec) {
+  if (const BuiltinRegistry* builtin = find_builtin(spec.argument)) return *builtin;
+  std::string known;
+  for (const auto& b : builtin_registries())
+    known += (known.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
+  throw InputError(spec.text + ": no such built-in registry; built in: " + known);
+}
+
+void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
+                  const OperatorFilter& only) {
+  const BuiltinRegistry& builtin = require_builtin(spec);
+  const std::string version(builtin.version);
+  if (!registry) {
+    registry = std::make_unique<Registry>(catalogue_for(version, spec.text));
+    registry->torch_version = version;
+  } else {
+    registry->require_release(version, spec.text);
+  }
+  import_torch_fallbacks(*registry, builtin.fallbacks_json, spec.text + " fallbacks");
+  import_torch_state(*registry, builtin.state, spec.text, only);
+  registry->sources.push_back(spec.text);
+}
+
+void load_manifest(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest) {
+  if (!registry) {
+    registry = std::make_unique<Registry>(*manifest.catalogue);
+    registry->torch_version = manifest.torch_version;
+  }
+  apply_manifest(*registry, manifest);
+}
+
+// A manifest re-declaring fallbacks the base registry has describes a
+// dispatcher of its own (a small complete registry), not an addition to PyTorch.
+bool redeclares_fallbacks(const ManifestDocument& manifest, const BuiltinRegistry& base) {
+  auto fallbacks = manifest.doc.find("fallbacks");
+  if (fallbacks == manifest.doc.end() || !fallbacks->is_array()) return false;
+  const auto base_fallbacks = nlohmann::json::parse(base.fallbacks_json, nullptr, false);
+  for (const auto& fb : *fallbacks)
+    if (fb.is_object() && fb.contains("key") && fb["key"].is_string() &&
+        base_fallbacks.is_object() && base_fallbacks.contains(fb["key"].get<std::string>()))
+      return true;
+  return false;
+}
+
+// Issue-11 rule (README "Layering by default"): a first manifest that is not a
+// whole registry goes over its release's built-in registry unless --bare.
+void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest,
+                          const OperatorFilter& only, std::vector<std::string>& notes) {
+  if (registry || manifest.whole_registry || load_options().bare) return;
+  const BuiltinRegistry* base = find_builtin(major_minor(manifest.torch_version));
+  if (base && redeclares_fallbacks(manifest, *base)) return;
+  auto note = [&notes](const std::string& text) { notes.push_back(text); };
+  if (!base || (manifest.has_profile && manifest.catalogue->version() != major_minor(base->version))) {
+    note(manifest.source + ": defines no aten:: operators, and no registry of PyTorch " +
+         manifest.torch_version + " is built in: loaded bare (export that torch's whole registry "
+         "with 'dispatchctl export' and pass it first to layer over it)");
+    return;
+  }
+  const SourceSpec base_spec = parse_source_spec(std::string(k_builtin_prefix) + std::string(base->version));
+  load_builtin(registry, base_spec, only);
+  note(manifest.source + ": layered over " + base_spec.text +
+       " (it defines no aten:: operators; --bare loads it alone)");
+}
+
+}  // namespace
+
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                                         const OperatorFilter& only) {
   if (sources.empty()) return load_registry({std::string(k_default_registry)}, only);
   std::unique_ptr<Registry> registry;
-  for (const auto& source : sources) {
-    if (source.rfind(k_builtin_prefix, 0) == 0) {
-      const BuiltinRegistry* builtin = find_builtin(source);
-      if (!builtin) {
-        std::string known;
-        for (const auto& b : builtin_registries()) known += (known.empty() ? "" : ", ") + std::string("builtin:") + std::string(b.version);
-        throw InputError(source + ": no such built-in registry; built in: " + known);
+  std::vector<std::string> notes;  // told only once everything loaded: an error stays one line
+  for (const auto& text : sources) {
+    const SourceSpec spec = parse_source_spec(text);
+    switch (spec.kind) {
+      case SourceSpec::Kind::Builtin: load_builtin(registry, spec, only); break;
+      case SourceSpec::Kind::File: {
+        const std::string content = read_input_file(spec.argument);
+        ManifestDocument manifest =
+            read_manifest(content, spec.argument, registry ? &registry->catalogue() : nullptr);
+        layer_base_if_needed(registry, manifest, only, notes);
+        load_manifest(registry, manifest);
+        break;
       }
-      const std::string version(builtin->version);
-      if (!registry) {
-        registry = std::make_unique<Registry>(catalogue_for(version, source));
-        registry->torch_version = version;
-      } else {
-        registry->require_release(version, source);
+      case SourceSpec::Kind::Python: {
+        if (!load_options().python_export)
+          throw InputError(spec.text + ": running Python is not available in this build");
+        const std::string path = load_options().python_export(spec.argument);
+        ManifestDocument manifest = read_manifest(read_input_file(path), spec.text,
+                                                  registry ? &registry->catalogue() : nullptr);
+        load_manifest(registry, manifest);
+        break;
       }
-      import_torch_fallbacks(*registry, builtin->fallbacks_json, source + " fallbacks");
-      import_torch_state(*registry, builtin->state, source, only);
-      registry->sources.push_back(source);
-      continue;
+      case SourceSpec::Kind::Torchgen:
+      case SourceSpec::Kind::TorchgenBackend:
+        throw InputError(spec.text + ": torchgen YAML sources are not available in this build; "
+                         "use a manifest or builtin:VERSION");
     }
-    const std::string text = read_input_file(source);
-    ManifestDocument manifest = read_manifest(text, source);
-    if (!registry) {
-      registry = std::make_unique<Registry>(catalogue_for(manifest.torch_version, source));
-      registry->torch_version = manifest.torch_version;
-    }
-    apply_manifest(*registry, manifest);
   }
+  if (load_options().note)
+    for (const auto& n : notes) load_options().note(n);
   return registry;
 }
 
