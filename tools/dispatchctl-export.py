@@ -594,7 +594,16 @@ def export(args, problems):
     _status_clear()
 
     manifest = {"dispatchctl_manifest": FORMAT_VERSION, "torch_version": version}
-    if args.profile:
+    profile_apis = ["_dispatch_key_name", "_dispatch_is_included_in_alias",
+                    "_dispatch_get_backend_keyset_from_autograd"]
+    lacking = [a for a in profile_apis if not hasattr(C, a)]
+    if not (hasattr(C, "_dispatch_keyset_full") or hasattr(C, "_dispatch_keyset_full_after")):
+        lacking.append("_dispatch_keyset_full")
+    if args.profile and lacking:
+        _status_clear()
+        print("dispatchctl-export: note: no release profile recorded: torch._C lacks %s; dispatchctl "
+              "will need a built-in profile of PyTorch %s" % (", ".join(lacking), version), file=sys.stderr)
+    elif args.profile:
         _status("probing the release profile")
         try:
             manifest["release_profile"] = release_profile(C, torch, version)
