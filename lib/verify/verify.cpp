@@ -56,8 +56,8 @@ std::string unified_diff(const std::string& before, const std::string& after,
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
     if (i < a.size() && j < b.size() && a[i] == b[j]) edits.push_back({' ', i++, j++});
-    else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) edits.push_back({'+', i, j++});
-    else edits.push_back({'-', i++, j});
+    else if (i < a.size() && (j == b.size() || lcs[i + 1][j] >= lcs[i][j + 1])) edits.push_back({'-', i++, j});
+    else edits.push_back({'+', i, j++});
   }
   std::string out = "--- " + before_label + "\n+++ " + after_label + "\n";
   constexpr size_t context = 3;
