@@ -10,6 +10,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "registry/python_export.h"
 #include "registry/sources.h"
 #include "util/log.h"
 
@@ -95,9 +96,23 @@ void log_phase_timings(double total_ms) {
 void add_registry_options(CLI::App* command, RegistryOptions& options) {
   command->add_option("-m,--manifest", options.manifests,
                       "Registrations to load, in order: a manifest (.json, may be gzipped) or "
-                      "builtin:VERSION (builtin:2.14.1, builtin:1.13.1). Repeat to layer a "
-                      "backend over PyTorch. Default: builtin:2.14.1")
+                      "builtin:VERSION (builtin:2.14.1, builtin:1.13.1), or python[:INTERPRETER] "
+                      "(that Python's live torch, exported and cached). Repeat to layer. A first "
+                      "manifest that defines no aten:: operator is layered over its release's "
+                      "built-in registry. Default: builtin:2.14.1")
       ->type_name("FILE");
+  command->add_flag_callback(
+      "--bare", [] { load_options().bare = true; },
+      "Load -m files as they are: do not layer a partial manifest over its release's registry");
+}
+
+void install_load_hooks() {
+  load_options().python_export = [](const std::string& interpreter) {
+    PythonExport request;
+    if (!interpreter.empty()) request.interpreter = interpreter;
+    request.progress = [](const std::string& text) { log_note("{}", text); };
+    return cached_python_export(request);
+  };
 }
 
 std::unique_ptr<Registry> open_registry(const RegistryOptions& options) {

@@ -15,9 +15,11 @@ struct RegistryOptions {
   std::vector<std::string> manifests;
 };
 
-// -m/--manifest FILE|builtin:VERSION, repeatable.
+// -m/--manifest FILE|builtin:VERSION|python[:P], repeatable; --bare.
 void add_registry_options(CLI::App* command, RegistryOptions& options);
 std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
+// Where the library's loading notes go (stderr) and how -m python runs.
+void install_load_hooks();
 
 // Colour only on a terminal and never with NO_COLOR (https://no-color.org).
 bool stdout_is_color_terminal();
@@ -53,5 +55,7 @@ void setup_diff(CLI::App& app, int& exit_code);
 void setup_check(CLI::App& app, int& exit_code);
 void setup_report(CLI::App& app, int& exit_code);
 void setup_completion(CLI::App& app, int& exit_code);
+void setup_verify(CLI::App& app, int& exit_code);
+void setup_export(CLI::App& app, int& exit_code);
 
 }  // namespace dispatchctl::cli

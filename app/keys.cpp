@@ -11,9 +11,12 @@ struct KeysCommand {
   std::string version = "2.14";
   std::string alias;
   bool json = false;
+  RegistryOptions registry;
 
   int run() const {
-    const Catalogue* cat = Catalogue::for_version(version);
+    std::unique_ptr<Registry> loaded;
+    if (!registry.manifests.empty()) loaded = open_registry(registry);
+    const Catalogue* cat = loaded ? &loaded->catalogue() : Catalogue::for_version(version);
     if (!cat) {
       throw InputError("--torch-version " + version + ": not supported; supported: " +
                        Catalogue::supported_versions_text());
@@ -42,8 +45,11 @@ void setup_keys(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  dispatchctl keys\n"
       "  dispatchctl keys --torch-version 1.13 --json\n"
+      "  dispatchctl keys -m mine.json        (the release an export was made from)\n"
       "  dispatchctl keys --alias CompositeExplicitAutogradNonFunctional");
-  sub->add_option("--torch-version", command->version, "1.13 or 2.14 (patch ignored)")
+  add_registry_options(sub, command->registry);
+  sub->add_option("--torch-version", command->version,
+                  "A built-in release: 1.13 or 2.14 (patch ignored); -m FILE takes the release of an export")
       ->capture_default_str()
       ->type_name("V");
   sub->add_option("--alias", command->alias, "Only this alias key's runtime keys")->type_name("NAME");

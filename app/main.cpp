@@ -37,8 +37,11 @@ int main(int argc, char** argv) {
   cli::setup_trace(app, exit_code);
   cli::setup_diff(app, exit_code);
   cli::setup_check(app, exit_code);
+  cli::setup_verify(app, exit_code);
+  cli::setup_export(app, exit_code);
   cli::setup_report(app, exit_code);
   cli::setup_completion(app, exit_code);
+  cli::install_load_hooks();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

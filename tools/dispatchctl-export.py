@@ -5,8 +5,12 @@ Runs in any Python that has torch >= 1.13 and writes a manifest
 (shared/design/manifest-format.md, "dispatchctl_manifest": 1) holding every
 operator the dispatcher knows (custom namespaces included), every kernel with
 its debug string in registration order (inactive ones too), fallthrough flags,
-inferred signatures, boxed/unboxed flags, the alias-analysis kind, and the
-dispatcher-wide backend fallbacks.
+inferred signatures, boxed/unboxed flags, the alias-analysis kind, the
+dispatcher-wide backend fallbacks, the release profile (what this torch reports
+about its keys, plus behaviour probed with throwaway operators in a scratch
+namespace; fields not observed are listed in its "inferred") and, for
+`dispatchctl verify`, every exported operator's real _dispatch_dump_table and
+_dispatch_dump text ("recorded").
 
 Only public and torch._C._dispatch_* functions are used:
   * operator list: _dispatch_get_all_op_names (2.x) or
@@ -34,6 +38,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 
 FORMAT_VERSION = 1
 ALIAS_KINDS = ("FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION")
@@ -313,6 +318,231 @@ def read_fallbacks(C, names, problems):
     return seen
 
 
+# --------------------------------------------------------------------------
+# the release profile: what this torch reports about its own keys
+# (README "Release profiles"); every API is feature-detected.
+
+def _keyset_names(C, keyset):
+    text = C._dispatch_keyset_to_string(keyset) if hasattr(C, "_dispatch_keyset_to_string") else str(keyset)
+    m = re.match(r"^DispatchKeySet\((.*)\)$", text.strip())
+    if not m:
+        raise ExportError("cannot read a key set from %r" % text)
+    return [n.strip() for n in m.group(1).split(",") if n.strip()]
+
+
+def _enum(C):
+    DK = C.DispatchKey
+    by_value = {}
+    for name, member in DK.__members__.items():
+        by_value.setdefault(int(member), []).append(name)
+    last = max(by_value)  # the last alias key: BC names reuse lower values
+    if not hasattr(C, "_dispatch_key_name"):
+        raise ExportError("torch._C._dispatch_key_name is missing; cannot read the key enum")
+    return [{"value": v, "name": C._dispatch_key_name(DK(v)), "python_members": by_value.get(v, [])}
+            for v in range(last + 1)]
+
+
+def _runtime_key_order(C, enum):
+    DK = C.DispatchKey
+    if hasattr(C, "_dispatch_keyset_full"):
+        return ["Undefined"] + _keyset_names(C, C._dispatch_keyset_full())
+    if hasattr(C, "_dispatch_keyset_full_after"):
+        # FULL_AFTER(k) always adds PythonDispatcher (§1.8); after it, nothing is left out.
+        value = next((e["value"] for e in enum if e["name"] == "PythonDispatcher"), None)
+        if value is not None:
+            return ["Undefined"] + _keyset_names(C, C._dispatch_keyset_full_after(DK(value)))
+    raise ExportError("this torch reports no full key set (_dispatch_keyset_full)")
+
+
+def _silenced_stderr(fn):
+    """Runs fn with fd 2 captured (C++ warnings bypass Python); returns (result, text)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result = fn()
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read().decode("utf-8", "replace") + "".join(str(w.message) for w in caught)
+    return result, text
+
+
+def _probe_behaviour(C, torch, profile, inferred):
+    """Throwaway operators in a scratch namespace, to see what this build does."""
+    probes = {}
+    if not hasattr(C, "_dispatch_library"):
+        inferred.extend(["/override_warning_once", "/meta_fallback_error"])
+        return probes
+    ns = "_dispatchctl_probe_%d" % os.getpid()
+    keep = []
+    try:
+        lib = C._dispatch_library("DEF", ns, "", "", 0)
+        keep.append(lib)
+        for op in ("meta_twice", "cpu_twice", "cpu_only"):
+            lib.def_("%s(Tensor x) -> Tensor" % op)
+
+        def override(op, key):
+            for _ in range(2):
+                impl = C._dispatch_library("IMPL", ns, key, "", 0)
+                keep.append(impl)
+                impl.impl_t_t(op, key)
+        marker = "Overriding a previously registered kernel"
+        _, meta_text = _silenced_stderr(lambda: override("meta_twice", "Meta"))
+        _, cpu_text = _silenced_stderr(lambda: [override("cpu_twice", "CPU"), override("cpu_only", "CPU")])
+        meta_n, cpu_n = meta_text.count(marker), cpu_text.count(marker)
+        probes["override_warnings"] = {"Meta": meta_n, "CPU": cpu_n}
+        if cpu_n >= 2:
+            profile["override_warning_once"] = False
+            profile["override_warning_silent_keys"] = ["Meta"] if meta_n == 0 else []
+        elif cpu_n == 1:
+            profile["override_warning_once"] = True
+            profile["override_warning_silent_keys"] = ["Meta"] if meta_n == 0 else []
+        else:
+            inferred.append("/override_warning_once")  # already printed once before we looked
+        # The error a call gets at a key without a kernel: the Meta fallback's, or the missing row.
+        op = getattr(getattr(torch.ops, ns), "cpu_only")
+        try:
+            op(torch.empty(1, device="meta"))
+            probes["meta_call"] = "returned"
+        except Exception as e:  # noqa: BLE001 - the text is what we want
+            text = str(e)
+            probes["meta_call_error"] = text
+            qualified = ns + "::cpu_only"
+            if hasattr(C, "_dispatch_has_backend_fallback") and C._dispatch_has_backend_fallback(C.DispatchKey.Meta):
+                profile["meta_fallback_error"] = text.split("\n")[0].replace(qualified, "{op}")
+            else:
+                profile["meta_fallback_error"] = ""
+        meta_only = getattr(getattr(torch.ops, ns), "meta_twice")
+        try:
+            meta_only(torch.ones(1))
+        except Exception as e:  # noqa: BLE001
+            probes["missing_row_error"] = str(e).replace(ns + "::meta_twice", "{op}")
+    except Exception as e:  # noqa: BLE001 - a probe that cannot run leaves the field inferred
+        probes["failed"] = "%s: %s" % (type(e).__name__, e)
+        inferred.extend(["/override_warning_once", "/meta_fallback_error"])
+    finally:
+        del keep[:]
+    return probes
+
+
+def _tensor_presets(C, torch, names, autocast_of, autograd_other_backends):
+    makers = {
+        "cpu": lambda: torch.ones(1),
+        "meta": lambda: torch.empty(1, device="meta"),
+        "cuda": lambda: torch.ones(1, device="cuda"),
+        "xla": lambda: torch.ones(1, device="xla"),
+        "mps": lambda: torch.ones(1, device="mps"),
+        "privateuse1": lambda: torch.ones(1, device="privateuseone"),
+        "sparse_cpu": lambda: torch.ones(1).to_sparse(),
+        "sparse_csr_cpu": lambda: torch.ones(1, 1).to_sparse_csr(),
+        "quantized_cpu": lambda: torch.quantize_per_tensor(torch.ones(1), 1.0, 0, torch.quint8),
+        "mkldnn_cpu": lambda: torch.ones(1).to_mkldnn(),
+        "nested_cpu": lambda: torch.nested.nested_tensor([torch.ones(1)]),
+    }
+    device_backend = {"cuda": "CUDA", "xla": "XLA", "mps": "MPS", "privateuse1": "PrivateUse1"}
+    presets = {}
+    for name, make in makers.items():
+        try:
+            presets[name] = {"keys": _keyset_names(C, C._dispatch_keys(make())), "observed": True}
+            continue
+        except Exception:  # noqa: BLE001 - this build cannot make it: infer below
+            pass
+        backend = device_backend.get(name)
+        if backend is None or backend not in names:
+            continue
+        autograd = "AutogradOther" if backend in autograd_other_backends else "Autograd" + backend
+        keys = [backend, "ADInplaceOrView", autograd] + ([autocast_of[backend]] if backend in autocast_of else [])
+        presets[name] = {"keys": [k for k in keys if k in names], "observed": False}
+    return presets
+
+
+def release_profile(C, torch, version):
+    """keys.json's fields plus the behaviour probed here; `inferred` lists what was not observed."""
+    DK = C.DispatchKey
+    inferred = []
+    enum = _enum(C)
+    value_of = {}
+    for e in enum:
+        value_of.setdefault(e["name"], e["value"])
+    order = _runtime_key_order(C, enum)
+    runtime = set(order)
+    last_runtime = max(value_of[n] for n in order)
+    aliases = [e["name"] for e in enum if e["value"] > last_runtime]
+    expansion = {a: [k for k in order if k != "Undefined" and
+                     C._dispatch_is_included_in_alias(DK(value_of[k]), DK(value_of[a]))] for a in aliases}
+    autograd_keys = expansion.get("Autograd", [])
+    backend_sets = {k: _keyset_names(C, C._dispatch_get_backend_keyset_from_autograd(DK(value_of[k])))
+                    for k in autograd_keys}
+    profile = {"torch_version": version, "reference_build": torch.__version__,
+               "num_backends": C._dispatch_num_backends() if hasattr(C, "_dispatch_num_backends")
+               else len([e for e in enum if "StartOfDenseBackends" in e["python_members"]]),
+               "enum": enum, "runtime_key_order": order, "alias_expansion": expansion,
+               "backend_keyset_from_autograd": backend_sets,
+               "autogradother_backends": backend_sets.get("AutogradOther", [])}
+    if hasattr(C, "_dispatch_has_backend_fallback"):
+        profile["has_backend_fallback_api"] = {k: bool(C._dispatch_has_backend_fallback(DK(value_of[k])))
+                                               for k in order}
+    if hasattr(C, "_dispatch_key_parse"):
+        parseable = []
+        for e in enum:
+            try:
+                C._dispatch_key_parse(e["name"])
+                parseable.append(e["name"])
+            except Exception:  # noqa: BLE001 - refused: not parseable
+                pass
+        profile["python_parseable_names"] = sorted(set(parseable), key=lambda n: value_of[n])
+    names = set(value_of)
+    # c10's getAutogradKeyFromBackend maps these to AutogradOther; no API reports it.
+    profile["backends_with_autograd_other"] = [b for b in ("HIP", "VE") if b in names]
+    inferred.append("/backends_with_autograd_other")
+    cpu_keys = []
+    try:
+        cpu_keys = _keyset_names(C, C._dispatch_keys(torch.ones(1)))
+    except Exception:  # noqa: BLE001
+        pass
+    autocast_of = {k[len("Autocast"):]: k for k in names if k.startswith("Autocast") and k[len("Autocast"):] in runtime}
+    for k in cpu_keys:
+        if k.startswith("Autocast"):
+            autocast_of["CPU"] = k
+    profile["autocast_key_of_backend"] = autocast_of
+    inferred.append("/autocast_key_of_backend")
+    if hasattr(C, "_dispatch_tls_local_include_set"):
+        profile["default_tls_included"] = _keyset_names(C, C._dispatch_tls_local_include_set())
+        profile["default_tls_excluded"] = _keyset_names(C, C._dispatch_tls_local_exclude_set())
+        with torch.inference_mode():
+            inside = _keyset_names(C, C._dispatch_tls_local_include_set())
+        profile["inference_mode_tls_unincluded"] = [k for k in profile["default_tls_included"] if k not in inside]
+    # c10's constants (autograd_dispatch_keyset_with_ADInplaceOrView); the TLS print drops
+    # AutogradFunctionality (no backend bit), so these are not read back.
+    profile["inference_mode_tls_excluded"] = ["AutogradFunctionality", "AutogradOther", "AutogradNestedTensor"]
+    profile["inference_tensor_removed"] = ["ADInplaceOrView", "AutogradFunctionality", "AutogradOther",
+                                           "AutogradNestedTensor"]
+    profile["tensor_modifier_keys"] = {"conj": "Conjugate", "neg": "Negative", "zerotensor": "ZeroTensor"}
+    inferred.extend(["/inference_mode_tls_excluded", "/inference_tensor_removed", "/tensor_modifier_keys",
+                     "/fallthrough_mask_after_tls", "/ambiguous_assert_at", "/ambiguous_autogradother_hint"])
+    profile["tensor_presets"] = _tensor_presets(C, torch, names, autocast_of,
+                                                profile["backends_with_autograd_other"])
+    profile["probes"] = _probe_behaviour(C, torch, profile, inferred)
+    profile["inferred"] = inferred
+    return profile
+
+
+def recorded_tables(C, names):
+    """What PyTorch itself prints for every exported operator: `verify` compares against it."""
+    tables = {}
+    for n, name in enumerate(names):
+        if n % 200 == 0:
+            _status("recording tables: %d/%d operators" % (n, len(names)))
+        tables[name] = C._dispatch_dump_table(name)
+    return tables
+
+
 def export(args, problems):
     if args.imports and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
@@ -336,6 +566,7 @@ def export(args, problems):
     chosen = select(names, set(args.namespaces), args.ops)
 
     operators = []
+    states = {}
     for n, name in enumerate(chosen):
         if n % 100 == 0:
             _status("reading operators: %d/%d" % (n, len(chosen)))
@@ -343,6 +574,7 @@ def export(args, problems):
         if not text:
             problems.add("%s: _dispatch_dump returned nothing (operator gone?); left out" % name)
             continue
+        states[name] = text
         try:
             operators.append(parse_state(name, text))
         except ParseError as e:
@@ -362,9 +594,26 @@ def export(args, problems):
     _status_clear()
 
     manifest = {"dispatchctl_manifest": FORMAT_VERSION, "torch_version": version}
+    profile_apis = ["_dispatch_key_name", "_dispatch_is_included_in_alias",
+                    "_dispatch_get_backend_keyset_from_autograd"]
+    lacking = [a for a in profile_apis if not hasattr(C, a)]
+    if not (hasattr(C, "_dispatch_keyset_full") or hasattr(C, "_dispatch_keyset_full_after")):
+        lacking.append("_dispatch_keyset_full")
+    if args.profile and lacking:
+        _status_clear()
+        print("dispatchctl-export: note: no release profile recorded: torch._C lacks %s; dispatchctl "
+              "will need a built-in profile of PyTorch %s" % (", ".join(lacking), version), file=sys.stderr)
+    elif args.profile:
+        _status("probing the release profile")
+        try:
+            manifest["release_profile"] = release_profile(C, torch, version)
+        except ExportError as e:
+            problems.add("no release profile: %s" % e)
     if args.fallbacks:
         manifest["fallbacks"] = fallbacks
     manifest["operators"] = operators
+    if args.recorded:
+        manifest["recorded"] = {"tables": recorded_tables(C, sorted(states)), "states": states}
     stats = (len(operators), sum(len(o.get("kernels", [])) for o in operators), len(fallbacks),
              torch.__version__)
     return manifest, stats
@@ -377,6 +626,10 @@ def render(manifest):
 
     out = ["{", ' "dispatchctl_manifest": %s,' % one(manifest["dispatchctl_manifest"]),
            ' "torch_version": %s,' % one(manifest["torch_version"])]
+    if "release_profile" in manifest:
+        out.append(' "release_profile": {')
+        out.append(",\n".join("  %s: %s" % (one(k), one(v)) for k, v in manifest["release_profile"].items()))
+        out.append(" },")
     if "fallbacks" in manifest:
         out.append(' "fallbacks": [')
         out.append(",\n".join("  " + one(fb) for fb in manifest["fallbacks"]))
@@ -391,7 +644,18 @@ def render(manifest):
         ops.append(text)
     out.append(' "operators": [')
     out.append(",\n".join(ops))
-    out.append(" ]")
+    if "recorded" in manifest:
+        out.append(" ],")
+        out.append(' "recorded": {')
+        parts = []
+        for kind in ("tables", "states"):
+            texts = manifest["recorded"][kind]
+            parts.append('  %s: {\n' % one(kind) + ",\n".join(
+                "   %s: %s" % (one(k), one(texts[k])) for k in sorted(texts)) + "}")
+        out.append(",\n".join(parts))
+        out.append(" }")
+    else:
+        out.append(" ]")
     out.append("}")
     return "\n".join(line for line in out if line != "") + "\n"
 
@@ -434,6 +698,12 @@ def main(argv=None):
     parser.add_argument("--no-fallbacks", dest="fallbacks", action="store_false",
                         help="leave the backend fallbacks out, e.g. to layer the export over "
                              "builtin:VERSION, which has them already")
+    parser.add_argument("--no-profile", dest="profile", action="store_false",
+                        help="leave the release profile out (dispatchctl then needs a built-in "
+                             "profile of the same MAJOR.MINOR)")
+    parser.add_argument("--no-recorded", dest="recorded", action="store_false",
+                        help="do not record every operator's _dispatch_dump_table and _dispatch_dump "
+                             "text (smaller file; 'dispatchctl verify' needs them)")
     args = parser.parse_args(argv)
 
     problems = Problems()

@@ -8,6 +8,9 @@ DISPATCHCTL_EMBEDDED(state_2_14_1)
 DISPATCHCTL_EMBEDDED(fallbacks_2_14_1)
 DISPATCHCTL_EMBEDDED(state_1_13_1)
 DISPATCHCTL_EMBEDDED(fallbacks_1_13_1)
+DISPATCHCTL_EMBEDDED(profile_2_14_1)
+DISPATCHCTL_EMBEDDED(profile_1_13_1)
+DISPATCHCTL_EMBEDDED(exporter)
 
 namespace dispatchctl {
 namespace {
@@ -19,12 +22,16 @@ std::string_view span(const char* begin, const char* end) {
 const std::vector<BuiltinRegistry>& builtin_registries() {
   static const std::vector<BuiltinRegistry> all = {
       {"2.14.1", span(dispatchctl_state_2_14_1_begin, dispatchctl_state_2_14_1_end),
-       span(dispatchctl_fallbacks_2_14_1_begin, dispatchctl_fallbacks_2_14_1_end)},
+       span(dispatchctl_fallbacks_2_14_1_begin, dispatchctl_fallbacks_2_14_1_end),
+       span(dispatchctl_profile_2_14_1_begin, dispatchctl_profile_2_14_1_end)},
       {"1.13.1", span(dispatchctl_state_1_13_1_begin, dispatchctl_state_1_13_1_end),
-       span(dispatchctl_fallbacks_1_13_1_begin, dispatchctl_fallbacks_1_13_1_end)},
+       span(dispatchctl_fallbacks_1_13_1_begin, dispatchctl_fallbacks_1_13_1_end),
+       span(dispatchctl_profile_1_13_1_begin, dispatchctl_profile_1_13_1_end)},
   };
   return all;
 }
+
+std::string_view exporter_script() { return span(dispatchctl_exporter_begin, dispatchctl_exporter_end); }
 
 const BuiltinRegistry* find_builtin(std::string_view name) {
   if (name.substr(0, k_builtin_prefix.size()) == k_builtin_prefix) name.remove_prefix(k_builtin_prefix.size());

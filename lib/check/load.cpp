@@ -79,8 +79,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
       const std::string text = read_input_file(source);
       ManifestDocument manifest = read_manifest(text, source);
       if (!out.registry) {
-        const Catalogue* cat = Catalogue::for_version(manifest.torch_version);
-        out.registry = std::make_unique<Registry>(*cat);
+        out.registry = std::make_unique<Registry>(*manifest.catalogue);
         out.registry->torch_version = manifest.torch_version;
       }
       out.registry->on_refused = sink;

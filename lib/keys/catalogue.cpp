@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <bit>
 #include <memory>
+#include <deque>
 #include <stdexcept>
+
+#include "builtin/builtin.h"
+#include "keys/profile.h"
+#include "util/errors.h"
 
 namespace dispatchctl {
 
@@ -37,12 +42,18 @@ void Catalogue::add_key(std::string name, KeyKind kind, Key functionality, int b
   backend_.push_back(backend);
 }
 
-Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
+Catalogue::Catalogue(ReleaseSpec owned)
+    : owned_(std::make_unique<const ReleaseSpec>(std::move(owned))), spec_(owned_.get()) {
+  const ReleaseSpec& spec = *spec_;
   const int nb = backend_count();
   functionality_count_ = static_cast<Key>(spec.functionalities.size() + 1);
   per_backend_.assign(functionality_count_, false);
   auto functionality_bit = [&](Key f) { return KeySet{1ull << (nb + f - 1)}; };
   auto backend_bit = [](int b) { return KeySet{1ull << (b - 1)}; };
+  if (nb + functionality_count_ - 1 > 64)
+    throw InputError(std::string(spec.source) + ": " + std::to_string(nb) + " backends and " +
+                     std::to_string(functionality_count_ - 1) +
+                     " functionality keys do not fit c10's 64-bit key set");
 
   // Undefined and the functionality keys (§1.3).
   add_key("Undefined", KeyKind::Undefined, 0, 0);
@@ -54,7 +65,9 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
             f, 0);
     bits_.push_back(functionality_bit(f));
   }
-  add_key("UnknownUnknown", KeyKind::Placeholder, 0, 0);  // EndOfFunctionalityKeys
+  add_key(spec.enum_names.size() > functionality_count_
+              ? std::string(spec.enum_names[functionality_count_]) : "UnknownUnknown",
+          KeyKind::Placeholder, 0, 0);  // EndOfFunctionalityKeys
   bits_.push_back({});
   // Per-backend blocks: StartOf<F>Backends, then one key per backend.
   std::vector<Key>& block_start = block_start_;
@@ -70,8 +83,8 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
       bits_.push_back(functionality_bit(f) | backend_bit(b));
     }
   }
-  if (names_.size() + spec.aliases.size() > 256)
-    throw std::logic_error("more than 256 dispatch keys: widen Operator::present");
+  if (names_.size() + spec.aliases.size() > 256 || spec.aliases.size() > 32)
+    throw InputError(std::string(spec.source) + ": more than 256 dispatch keys or 32 alias keys");
   for (auto alias_name : spec.aliases) {
     const Key k = static_cast<Key>(names_.size());
     add_key(std::string(alias_name), KeyKind::Alias, 0, 0);
@@ -79,6 +92,11 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
     for (int i = 0; i < 6; ++i)
       if (k_alias_names[i] == alias_name) alias_keys_[i] = k;
   }
+  for (Key k = 0; k < names_.size() && k < spec.enum_names.size(); ++k)
+    if (names_[k] != spec.enum_names[k])
+      throw InputError(std::string(spec.source) + ": /enum/" + std::to_string(k) + ": '" +
+                       std::string(spec.enum_names[k]) + "' where c10's layout gives '" + names_[k] +
+                       "'; the enum and runtime_key_order disagree");
 
   for (Key k = 0; k < names_.size(); ++k)
     if (kinds_[k] != KeyKind::Placeholder) by_name_.emplace(names_[k], k);
@@ -96,30 +114,16 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
     }
   }
 
-  // The sets of §2.
-  const KeySet all_backends = full_backend_mask();
-  full_ = all_backends;
+  // The sets of §2, as the release reported them.
+  full_ = full_backend_mask();
   for (Key f = 1; f < functionality_count_; ++f) full_ = full_ | functionality_bit(f);
   auto functionality_named = [&](std::string_view n) {
     auto k = find(n);
     if (!k || functionality_of(*k) != *k)
-      throw std::logic_error("release table names unknown functionality " + std::string(n));
+      throw InputError(std::string(spec.source) + ": the release has no functionality key " +
+                       std::string(n) + ", which c10's dispatcher needs");
     return *k;
   };
-  autogradother_backends_ = all_backends;
-  for (auto n : spec.autogradother_functionalities)
-    autogradother_backends_ = autogradother_backends_ | bit(functionality_named(n));
-  backend_dispatch_ = autogradother_backends_ | bit(functionality_named("Dense"));
-  non_functional_backend_ = backend_dispatch_;
-  for (auto n : spec.non_functional_excluded_functionalities)
-    non_functional_backend_.repr &= ~bit(functionality_named(n)).repr;
-  for (auto n : spec.non_functional_excluded_backends)
-    non_functional_backend_.repr &= ~backend_bit(*backend_index(n)).repr;
-  autograd_ = bit(functionality_named("AutogradFunctionality")) |
-              bit(functionality_named("AutogradOther")) |
-              bit(functionality_named("AutogradNestedTensor"));
-  math_ = backend_dispatch_ | autograd_ | bit(functionality_named("NestedTensor"));
-  if (spec.functionalize_in_math_set) math_ = math_ | bit(functionality_named("Functionalize"));
   well_known_ = {functionality_named("Dense"),
                  functionality_named("NestedTensor"),
                  functionality_named("AutogradFunctionality"),
@@ -129,42 +133,81 @@ Catalogue::Catalogue(const ReleaseSpec& spec) : spec_(&spec) {
                  functionality_named("PythonDispatcher"),
                  functionality_named("ADInplaceOrView"),
                  functionality_named("Functionalize"),
-                 *find("Meta")};
-  nested_ = all_backends | bit(functionality_named("AutogradNestedTensor")) |
-            bit(functionality_named("NestedTensor"));
+                 find("Meta").value_or(k_undefined)};
+  autogradother_backends_ = union_of(spec.autogradother_backend_keys, "autogradother_backends");
+  backend_dispatch_ = autogradother_backends_ | bit(well_known_.dense);
 
   // The table algorithm asks these per row; answer them from tables.
   alias_membership_.assign(names_.size(), 0);
-  alias_index_.assign(names_.size(), -1);
-  for (int a = 0; a < 6; ++a)
-    if (alias_keys_[a]) alias_index_[*alias_keys_[a]] = static_cast<std::int8_t>(a);
-  backend_set_from_autograd_.assign(names_.size(), KeySet{});
-  for (Key k = 0; k < names_.size(); ++k) {
-    for (int a = 0; a < 6; ++a)
-      if (alias_keys_[a] && compute_included_in_alias(k, *alias_keys_[a]))
-        alias_membership_[k] |= static_cast<std::uint8_t>(1u << a);
-    backend_set_from_autograd_[k] = compute_backend_set_from_autograd(k);
+  alias_ordinal_.assign(names_.size(), -1);
+  alias_runtime_set_.assign(spec.aliases.size(), KeySet{});
+  for (size_t a = 0; a < spec.aliases.size(); ++a) {
+    const Key alias_key = *find(spec.aliases[a]);
+    alias_ordinal_[alias_key] = static_cast<std::int8_t>(a);
+    for (const auto& [name, keys] : spec.alias_expansion) {
+      if (name != spec.aliases[a]) continue;
+      alias_runtime_set_[a] = union_of(keys, "alias_expansion");
+      for (auto n : keys) alias_membership_[*find(n)] |= 1u << a;
+    }
   }
+  backend_set_from_autograd_.assign(names_.size(), KeySet{});
+  for (const auto& [name, keys] : spec.backend_keyset_from_autograd)
+    if (auto k = find(name)) backend_set_from_autograd_[*k] = union_of(keys, "backend_keyset_from_autograd");
 }
 
+KeySet Catalogue::union_of(const std::vector<std::string_view>& names, const char* field) const {
+  KeySet s;
+  for (auto n : names) {
+    auto k = find(n);
+    if (!k || !is_runtime(*k))
+      throw InputError(std::string(spec_->source) + ": /" + field + ": '" + std::string(n) +
+                       "' is not a runtime key of this release");
+    s = s | bits_[*k];
+  }
+  return s;
+}
+
+namespace {
+// Built-in catalogues, built on first use: start-up parses only the profile
+// of the release a command needs.
+struct BuiltinCatalogues {
+  std::vector<std::unique_ptr<Catalogue>> built;
+  BuiltinCatalogues() : built(builtin_registries().size()) {}
+};
+BuiltinCatalogues& builtin_catalogues() {
+  static BuiltinCatalogues all;
+  return all;
+}
+}  // namespace
+
 const Catalogue* Catalogue::for_version(std::string_view version) {
-  static const std::vector<std::unique_ptr<Catalogue>> catalogues = [] {
-    std::vector<std::unique_ptr<Catalogue>> all;
-    for (const auto& spec : known_releases()) all.push_back(std::make_unique<Catalogue>(spec));
-    return all;
-  }();
-  for (const auto& c : catalogues) {
-    const auto v = c->version();
-    if (version == v || (version.size() > v.size() && version.substr(0, v.size()) == v &&
-                         version[v.size()] == '.'))
-      return c.get();
+  const std::string wanted = major_minor(version);
+  if (wanted.empty() || (version.size() > wanted.size() && version[wanted.size()] != '.' &&
+                         version[wanted.size()] != '+'))
+    return nullptr;
+  const auto& registries = builtin_registries();
+  auto& cache = builtin_catalogues().built;
+  for (size_t i = 0; i < registries.size(); ++i) {
+    if (major_minor(registries[i].version) != wanted) continue;
+    if (!cache[i]) {
+      const std::string source = std::string(k_builtin_prefix) + std::string(registries[i].version);
+      cache[i] = std::make_unique<Catalogue>(parse_release_profile(registries[i].profile_json, source));
+    }
+    return cache[i].get();
   }
   return nullptr;
 }
 
+const Catalogue& Catalogue::intern(ReleaseSpec spec) {
+  static std::deque<std::unique_ptr<Catalogue>> loaded;
+  return *loaded.emplace_back(std::make_unique<Catalogue>(std::move(spec)));
+}
+
 std::vector<std::string> Catalogue::supported_versions() {
   std::vector<std::string> out;
-  for (const auto& spec : known_releases()) out.emplace_back(spec.version);
+  for (const auto& b : builtin_registries()) out.push_back(major_minor(b.version));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -195,7 +238,7 @@ std::vector<std::string_view> Catalogue::key_names() const {
 }
 
 std::optional<Alias> Catalogue::alias_of(Key k) const {
-  if (kinds_[k] != KeyKind::Alias) return std::nullopt;
+  if (kinds_[k] != KeyKind::Alias) return std::nullopt;  // an alias unknown to Alias: nullopt
   for (int i = 0; i < 6; ++i)
     if (alias_keys_[i] == k) return static_cast<Alias>(i);
   return std::nullopt;
@@ -278,23 +321,7 @@ int Catalogue::table_index(KeySet s) const {
 
 bool Catalogue::included_in_alias(Key k, Key alias_key) const {
   if (!is_alias(alias_key)) return k == alias_key;
-  return (alias_membership_[k] >> alias_index_[alias_key]) & 1;
-}
-
-bool Catalogue::compute_included_in_alias(Key k, Key alias_key) const {
-  if (k == k_undefined) return false;
-  const Key nested_functionality = well_known_.nested_tensor;
-  switch (*alias_of(alias_key)) {
-    case Alias::Autograd: return has(autograd_, functionality_of(k));
-    case Alias::CompositeImplicitAutograd: return has(math_, k);
-    case Alias::CompositeImplicitAutogradNestedTensor: return has(nested_, k);
-    case Alias::CompositeExplicitAutograd:
-      return k != nested_functionality && has(backend_dispatch_, k);
-    case Alias::CompositeExplicitAutogradNonFunctional:
-      return k != nested_functionality && has(non_functional_backend_, k);
-    case Alias::FuncTorchBatchedDecomposition: return k == well_known_.func_torch_batched;
-  }
-  return false;
+  return (alias_membership_[k] >> alias_ordinal_[alias_key]) & 1;
 }
 
 std::vector<Key> Catalogue::alias_runtime_keys(Key alias_key) const {
@@ -317,17 +344,6 @@ std::vector<Key> Catalogue::aliases_covering(Key k) const {
 
 KeySet Catalogue::backend_set_from_autograd(Key k) const { return backend_set_from_autograd_[k]; }
 
-KeySet Catalogue::compute_backend_set_from_autograd(Key k) const {
-  if (k == well_known_.autograd_other) return autogradother_backends_;
-  if (k == well_known_.autograd_nested_tensor)
-    return full_backend_mask() | bit(well_known_.nested_tensor);
-  if (kinds_[k] != KeyKind::PerBackendRuntime || functionality_[k] != well_known_.autograd_functionality)
-    return {};
-  for (auto n : spec_->autograd_keys_without_backend_set)
-    if (names_[k] == n) return {};
-  return bit(runtime_key(well_known_.dense, backend_[k]));
-}
-
 bool Catalogue::is_backend_dispatch_key(Key k) const {
   return k != k_undefined && !is_alias(k) && k != well_known_.nested_tensor &&
          has(backend_dispatch_, k);
@@ -341,16 +357,7 @@ Key Catalogue::autograd_key_from_backend(int backend) const {
 }
 
 KeySet Catalogue::runtime_set_of(Key k) const {
-  if (auto a = alias_of(k)) {
-    switch (*a) {
-      case Alias::Autograd: return autograd_ | full_backend_mask();
-      case Alias::CompositeImplicitAutograd: return math_;
-      case Alias::CompositeImplicitAutogradNestedTensor: return nested_;
-      case Alias::CompositeExplicitAutograd: return backend_dispatch_;
-      case Alias::CompositeExplicitAutogradNonFunctional: return non_functional_backend_;
-      case Alias::FuncTorchBatchedDecomposition: return bit(well_known_.func_torch_batched);
-    }
-  }
+  if (is_alias(k)) return alias_runtime_set_[alias_ordinal_[k]];
   return bit(k);
 }
 

@@ -1,10 +1,12 @@
-// The dispatch keys of one PyTorch release, derived from its ReleaseSpec
-// exactly as c10 lays them out (dispatch-semantics.md §1, §2): enum values,
-// printed names, the 64-bit key set, alias sets and the helper sets of the
-// table algorithm. Code asks the catalogue; it never lists keys itself.
+// The dispatch keys of one PyTorch release, built from its release profile
+// (keys/profile.h) exactly as c10 lays them out (dispatch-semantics.md §1,
+// §2): enum values, printed names, the 64-bit key set, and the alias and
+// autograd sets as the release reported them. Code asks the catalogue; it
+// never lists keys itself.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,10 +50,14 @@ enum class Alias {
 
 class Catalogue {
  public:
-  explicit Catalogue(const ReleaseSpec& spec);
+  // Throws InputError (naming spec.source) when the profile's parts disagree.
+  explicit Catalogue(ReleaseSpec spec);
 
-  // Catalogue for "1.13", "1.13.1", "2.14.0" …; nullptr when unknown.
+  // The built-in profile of the same MAJOR.MINOR ("1.13", "1.13.1", "2.14.0+x" …);
+  // nullptr when none is built in.
   static const Catalogue* for_version(std::string_view version);
+  // A catalogue for a profile read at run time; lives as long as the process.
+  static const Catalogue& intern(ReleaseSpec spec);
   static std::vector<std::string> supported_versions();
   // "1.13.x, 2.14.x": for error messages.
   static std::string supported_versions_text();
@@ -123,9 +129,9 @@ class Catalogue {
 
  private:
   void add_key(std::string name, KeyKind kind, Key functionality, int backend);
-  bool compute_included_in_alias(Key k, Key alias) const;
-  KeySet compute_backend_set_from_autograd(Key k) const;
+  KeySet union_of(const std::vector<std::string_view>& names, const char* field) const;
 
+  std::unique_ptr<const ReleaseSpec> owned_;
   const ReleaseSpec* spec_;
   std::vector<std::string> names_;
   std::vector<KeyKind> kinds_;
@@ -138,12 +144,12 @@ class Catalogue {
   std::vector<Key> runtime_keys_;
   std::vector<int> offset_;  // table offset by functionality value
   std::vector<Key> block_start_;  // StartOf<F>Backends by functionality value
-  std::vector<std::uint8_t> alias_membership_;  // by key: bit per Alias whose set holds it
-  std::vector<std::int8_t> alias_index_;        // by key: its Alias, or -1
+  std::vector<std::uint32_t> alias_membership_;  // by key: bit per alias (enum order) whose set holds it
+  std::vector<std::int8_t> alias_ordinal_;        // by key: its place among the aliases, or -1
+  std::vector<KeySet> alias_runtime_set_;         // by alias ordinal: union of its keys' bits
   std::vector<KeySet> backend_set_from_autograd_;
   std::optional<Key> alias_keys_[6];
-  KeySet full_, autogradother_backends_, backend_dispatch_, non_functional_backend_,
-      math_, nested_, autograd_;
+  KeySet full_, autogradother_backends_, backend_dispatch_;
   Key functionality_count_ = 0;  // EndOfFunctionalityKeys
 
  public:

@@ -1,9 +1,13 @@
-// The raw description of one PyTorch release's dispatch keys: pure data,
-// transcribed from c10/core/DispatchKey{,Set}.h of that release
-// (dispatch-semantics.md §1, §2, §8). Catalogue derives everything else.
+// Everything dispatchctl knows about one PyTorch release, as read from its
+// release profile (lib/keys/profile.h; dispatch-semantics.md §1, §2, §5, §8,
+// §9). Pure data: the strings live in `arena`, the fields view into it, so a
+// spec is movable but not copyable. Catalogue derives everything else.
 #pragma once
 
+#include <deque>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dispatchctl {
@@ -16,10 +20,32 @@ struct FunctionalitySpec {
   std::string_view runtime_prefix = {};
 };
 
-struct ReleaseSpec {
-  std::string_view version;  // MAJOR.MINOR, e.g. "2.14"
-  std::string_view reference_build;  // the build the table was verified on
+using NamedKeyList = std::vector<std::pair<std::string_view, std::vector<std::string_view>>>;
 
+struct ReleaseSpec {
+  ReleaseSpec() = default;
+  ReleaseSpec(ReleaseSpec&&) = default;
+  ReleaseSpec& operator=(ReleaseSpec&&) = default;
+  ReleaseSpec(const ReleaseSpec&) = delete;
+  ReleaseSpec& operator=(const ReleaseSpec&) = delete;
+
+  std::string_view version;          // MAJOR.MINOR, e.g. "2.14"
+  std::string_view torch_version;    // as the profile gives it, e.g. "2.14.1" ("" if none)
+  std::string_view reference_build;  // the build the profile was taken from
+  std::string_view source;           // where the profile was read ("builtin:2.14.1", a file)
+
+  // --- what the release reports through torch._C (keys.json's shape) ---------
+  std::vector<std::string_view> enum_names;  // toString of every enum value 0 .. last alias
+  std::vector<std::vector<std::string_view>> python_members;  // torch._C.DispatchKey names by value
+  std::vector<std::string_view> runtime_key_order;  // table rows, Undefined first
+  // _dispatch_is_included_in_alias(k, alias) for every runtime key k, as reported.
+  NamedKeyList alias_expansion;
+  // _dispatch_get_backend_keyset_from_autograd per autograd key, as reported.
+  NamedKeyList backend_keyset_from_autograd;
+  std::vector<std::string_view> autogradother_backend_keys;  // runtime keys
+  std::vector<std::string_view> backend_fallback_keys;       // _dispatch_has_backend_fallback
+
+  // --- derived from the enum by the profile reader ---------------------------
   // BackendComponent order (CPUBit = 1 ...).
   std::vector<std::string_view> backends;
   // Functionality keys by enum value 1 .. EndOfFunctionalityKeys-1.
@@ -28,19 +54,16 @@ struct ReleaseSpec {
   std::vector<std::string_view> aliases;
   // toString of the StartOf<F>Backends placeholders: prefix + this word.
   std::string_view placeholder_word;
-
-  // autogradother_backends, besides all backend bits (§2).
+  // Derived from the reported sets, for readers of the spec (§2, §8.4).
   std::vector<std::string_view> autogradother_functionalities;
-  // Removed from backend_dispatch_keyset to make the CEANF set.
   std::vector<std::string_view> non_functional_excluded_functionalities;
   std::vector<std::string_view> non_functional_excluded_backends;
-  // Backends whose getAutogradKeyFromBackend is AutogradOther [quirk].
-  std::vector<std::string_view> backends_with_autograd_other;
-  // Autograd keys for which getBackendKeySetFromAutograd is empty [quirk].
   std::vector<std::string_view> autograd_keys_without_backend_set;
-  // Some PyTorch builds put Functionalize into the CIA set (§8.4).
   bool functionalize_in_math_set = false;
 
+  // --- profile data beyond the key sets ---------------------------------------
+  // Backends whose getAutogradKeyFromBackend is AutogradOther [quirk].
+  std::vector<std::string_view> backends_with_autograd_other;
   // Names parseDispatchKey accepts (§1.7): what Python bindings take.
   std::string_view python_parseable_names;  // space separated
 
@@ -59,7 +82,10 @@ struct ReleaseSpec {
 
   // `trace` (§5.3, §9.1): the key set of a tensor of each preset kind, as
   // torch._C._dispatch_keys prints it.
-  std::vector<std::pair<std::string_view, std::vector<std::string_view>>> tensor_presets;
+  NamedKeyList tensor_presets;
+  // Presets inferred rather than observed on the release (a CPU-only build cannot
+  // create CUDA tensors), by name.
+  std::vector<std::string_view> inferred_presets;
   // Preset modifiers that add one key (conj -> Conjugate …).
   std::vector<std::pair<std::string_view, std::string_view>> tensor_modifier_keys;
   // What a tensor created in inference mode lacks
@@ -81,9 +107,12 @@ struct ReleaseSpec {
   // where it fires as the build prints it ("" = unknown) and its inference hint.
   std::string_view ambiguous_assert_at;
   std::string_view ambiguous_autogradother_hint;
-};
+  // JSON pointers of profile fields that were inferred, not observed.
+  std::vector<std::string_view> inferred;
 
-// Every release this build knows, oldest first.
-const std::vector<ReleaseSpec>& known_releases();
+  // Owns the text every view above points into (deque: stable addresses).
+  std::deque<std::string> arena;
+  std::string_view keep(std::string text) { return arena.emplace_back(std::move(text)); }
+};
 
 }  // namespace dispatchctl

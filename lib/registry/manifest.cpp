@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "keys/profile.h"
 #include "registry/key_lookup.h"
+#include "util/json_object_reader.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
 
@@ -11,100 +13,50 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string type_name(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float: return "a number";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "something else";
-  }
-}
-
-// Reads one JSON object against the fields the format allows, reporting
-// problems as "FILE: /json/pointer: …".
-class ObjectReader {
- public:
-  ObjectReader(const json& object, std::string source, std::string pointer,
-               std::vector<std::string_view> allowed)
-      : object_(object), source_(std::move(source)), pointer_(std::move(pointer)) {
-    if (!object.is_object()) fail(pointer_, "expected an object, got " + type_name(object));
-    for (const auto& [name, value] : object.items()) {
-      bool known = false;
-      for (auto a : allowed) known = known || a == name;
-      if (!known)
-        fail(pointer_ + "/" + name,
-             "unknown field '" + name + "'" + did_you_mean(name, allowed) +
-                 (did_you_mean(name, allowed).empty() ? "; allowed: " + join(allowed) : ""));
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& pointer, const std::string& what) const {
-    throw InputError(source_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + what);
-  }
-
-  const json* get(const char* name) const {
-    auto it = object_.find(name);
-    return it == object_.end() ? nullptr : &*it;
-  }
-  std::string at(const char* name) const { return pointer_ + "/" + name; }
-
-  std::optional<std::string> string(const char* name, bool required) const {
-    const json* v = get(name);
-    if (!v) {
-      if (required) fail(pointer_, "missing required field '" + std::string(name) + "'");
-      return std::nullopt;
-    }
-    if (!v->is_string()) fail(at(name), "expected a string, got " + type_name(*v));
-    return v->get<std::string>();
-  }
-
-  std::optional<bool> boolean(const char* name) const {
-    const json* v = get(name);
-    if (!v) return std::nullopt;
-    if (!v->is_boolean()) fail(at(name), "expected true or false, got " + type_name(*v));
-    return v->get<bool>();
-  }
-
-  const json* array(const char* name) const {
-    const json* v = get(name);
-    if (v && !v->is_array()) fail(at(name), "expected an array, got " + type_name(*v));
-    return v;
-  }
-
-  const std::string& pointer() const { return pointer_; }
-  const std::string& source() const { return source_; }
-
- private:
-  static std::string join(const std::vector<std::string_view>& words) {
-    std::string out;
-    for (auto w : words) out += (out.empty() ? "" : ", ") + std::string(w);
-    return out;
-  }
-  const json& object_;
-  std::string source_;
-  std::string pointer_;
-};
-
 std::string checked_version(const ObjectReader& top) {
   const json* format = top.get("dispatchctl_manifest");
   if (!format) top.fail("", "missing required field 'dispatchctl_manifest' (use 1)");
   if (!format->is_number_integer() || format->get<long long>() != 1)
     top.fail("/dispatchctl_manifest", "unsupported manifest format " + format->dump() + "; expected 1");
   std::string version = *top.string("torch_version", true);
-  if (!Catalogue::for_version(version)) {
-    top.fail("/torch_version", "PyTorch '" + version + "' is not supported; supported: " +
-                                   Catalogue::supported_versions_text());
-  }
+  if (major_minor(version).empty())
+    top.fail("/torch_version", "'" + version + "' is not a PyTorch release number MAJOR.MINOR[.PATCH]");
   return version;
 }
 
-const std::vector<std::string_view> k_top_fields = {"dispatchctl_manifest", "torch_version",
-                                                    "fallbacks", "operators", "description"};
+// The catalogue a manifest's keys are read against: its own profile, else
+// the one it is layered over, else a built-in one of the same MAJOR.MINOR.
+const Catalogue& catalogue_of(const ObjectReader& top, const std::string& version,
+                              const Catalogue* base) {
+  if (const json* profile = top.get("release_profile"))
+    return Catalogue::intern(read_release_profile(*profile, top.source(), "/release_profile", version));
+  if (base && base->version() == major_minor(version)) return *base;
+  if (const Catalogue* builtin = Catalogue::for_version(version)) return *builtin;
+  top.fail("/torch_version",
+           "PyTorch '" + version + "' is not supported: no release profile for it is built in (" +
+               Catalogue::supported_versions_text() +
+               ") and the manifest carries none; export one from that torch with "
+               "'dispatchctl export --python PYTHON -o torch.json' and load it first (-m torch.json)");
+}
+
+// A manifest that defines PyTorch's own operators (an aten:: schema) is a
+// whole registry; anything else (custom ops, backend kernels, fallbacks of
+// one backend) is meant to be layered over its release's registry.
+bool defines_aten(const json& doc) {
+  auto ops = doc.find("operators");
+  if (ops == doc.end() || !ops->is_array()) return false;
+  for (const auto& op : *ops) {
+    if (!op.is_object() || !op.contains("schema")) continue;
+    auto name = op.find("name");
+    if (name != op.end() && name->is_string() && name->get_ref<const std::string&>().rfind("aten::", 0) == 0)
+      return true;
+  }
+  return false;
+}
+
+const std::vector<std::string_view> k_top_fields = {
+    "dispatchctl_manifest", "torch_version", "fallbacks", "operators", "description",
+    "release_profile", "recorded"};
 const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debug",
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
@@ -174,9 +126,16 @@ void load_operator(Registry& registry, const ObjectReader& r) {
 
 }  // namespace
 
-ManifestDocument read_manifest(std::string_view text, const std::string& source) {
+ManifestDocument read_manifest(std::string_view text, const std::string& source,
+                               const Catalogue* base) {
   ManifestDocument m{parse_json_or_throw(text, source), "", source};
-  m.torch_version = checked_version(ObjectReader(m.doc, source, "", k_top_fields));
+  ObjectReader top(m.doc, source, "", k_top_fields);
+  m.torch_version = checked_version(top);
+  m.catalogue = &catalogue_of(top, m.torch_version, base);
+  m.has_profile = top.get("release_profile") != nullptr;
+  m.whole_registry = defines_aten(m.doc);
+  if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
+    top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
   return m;
 }
 

@@ -11,13 +11,20 @@
 
 namespace dispatchctl {
 
-// A parsed manifest whose format and torch_version were checked.
+// A parsed manifest whose format, torch_version and release profile were checked.
 struct ManifestDocument {
   nlohmann::ordered_json doc;
   std::string torch_version;
   std::string source;
+  // Its keys' catalogue: from its "release_profile", else `base` (what it is
+  // layered over) or a built-in profile of the same MAJOR.MINOR.
+  const Catalogue* catalogue = nullptr;
+  bool has_profile = false;
+  // Defines aten:: operators: a whole registry, not something to layer.
+  bool whole_registry = false;
 };
-ManifestDocument read_manifest(std::string_view text, const std::string& source);
+ManifestDocument read_manifest(std::string_view text, const std::string& source,
+                               const Catalogue* base = nullptr);
 // Applies a manifest's registrations on top of what the registry holds,
 // like a library loaded after the earlier ones.
 void apply_manifest(Registry& registry, const ManifestDocument& manifest);

@@ -1,5 +1,7 @@
 #include "registry/registry.h"
 
+#include "keys/profile.h"
+
 #include <algorithm>
 
 #include "registry/signature_check.h"
@@ -55,7 +57,7 @@ void Registry::refuse(Refusal what, const Origin& where, const std::string& mess
 }
 
 void Registry::require_release(const std::string& version, const std::string& where) const {
-  if (Catalogue::for_version(version) == catalogue_) return;
+  if (major_minor(version) == catalogue_->version()) return;
   throw InputError(where + ": torch_version '" + version + "' does not match '" + torch_version +
                    "' of the manifests loaded before; load manifests of one release");
 }

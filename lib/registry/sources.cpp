@@ -1,7 +1,9 @@
 #include "registry/sources.h"
 
 #include "builtin/builtin.h"
+#include "keys/profile.h"
 #include "registry/manifest.h"
+#include "registry/source_spec.h"
 #include "registry/torch_dump.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
@@ -63,6 +65,79 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
   return registry;
 }
 
+LoadOptions& load_options() {
+  static LoadOptions options;
+  return options;
+}
+
+namespace {
+
+const BuiltinRegistry& require_builtin(const SourceSpec& spec) {
+  if (const BuiltinRegistry* builtin = find_builtin(spec.argument)) return *builtin;
+  std::string known;
+  for (const auto& b : builtin_registries())
+    known += (known.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
+  throw InputError(spec.text + ": no such built-in registry; built in: " + known);
+}
+
+void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
+                  const OperatorFilter& only) {
+  const BuiltinRegistry& builtin = require_builtin(spec);
+  const std::string version(builtin.version);
+  if (!registry) {
+    registry = std::make_unique<Registry>(catalogue_for(version, spec.text));
+    registry->torch_version = version;
+  } else {
+    registry->require_release(version, spec.text);
+  }
+  import_torch_fallbacks(*registry, builtin.fallbacks_json, spec.text + " fallbacks");
+  import_torch_state(*registry, builtin.state, spec.text, only);
+  registry->sources.push_back(spec.text);
+}
+
+void load_manifest(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest) {
+  if (!registry) {
+    registry = std::make_unique<Registry>(*manifest.catalogue);
+    registry->torch_version = manifest.torch_version;
+  }
+  apply_manifest(*registry, manifest);
+}
+
+// A manifest re-declaring fallbacks the base registry has describes a
+// dispatcher of its own (a small complete registry), not an addition to PyTorch.
+bool redeclares_fallbacks(const ManifestDocument& manifest, const BuiltinRegistry& base) {
+  auto fallbacks = manifest.doc.find("fallbacks");
+  if (fallbacks == manifest.doc.end() || !fallbacks->is_array()) return false;
+  const auto base_fallbacks = nlohmann::json::parse(base.fallbacks_json, nullptr, false);
+  for (const auto& fb : *fallbacks)
+    if (fb.is_object() && fb.contains("key") && fb["key"].is_string() &&
+        base_fallbacks.is_object() && base_fallbacks.contains(fb["key"].get<std::string>()))
+      return true;
+  return false;
+}
+
+// Issue-11 rule (README "Layering by default"): a first manifest that is not a
+// whole registry goes over its release's built-in registry unless --bare.
+void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest,
+                          const OperatorFilter& only, std::vector<std::string>& notes) {
+  if (registry || manifest.whole_registry || load_options().bare) return;
+  const BuiltinRegistry* base = find_builtin(major_minor(manifest.torch_version));
+  if (base && redeclares_fallbacks(manifest, *base)) return;
+  auto note = [&notes](const std::string& text) { notes.push_back(text); };
+  if (!base || (manifest.has_profile && manifest.catalogue->version() != major_minor(base->version))) {
+    note(manifest.source + ": defines no aten:: operators, and no registry of PyTorch " +
+         manifest.torch_version + " is built in: loaded bare (export that torch's whole registry "
+         "with 'dispatchctl export' and pass it first to layer over it)");
+    return;
+  }
+  const SourceSpec base_spec = parse_source_spec(std::string(k_builtin_prefix) + std::string(base->version));
+  load_builtin(registry, base_spec, only);
+  note(manifest.source + ": layered over " + base_spec.text +
+       " (it defines no aten:: operators; --bare loads it alone)");
+}
+
+}  // namespace
+
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                                         const OperatorFilter& only) {
   if (sources.empty()) {
@@ -71,61 +146,66 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
   }
   PhaseTimer timer("load");
   std::unique_ptr<Registry> registry;
-  for (const auto& source : sources) {
+  std::vector<std::string> notes;  // told only once everything loaded: an error stays one line
+  for (const auto& text : sources) {
+    const SourceSpec spec = parse_source_spec(text);
     const size_t operators_before = registry ? registry->operators().size() : 0;
     const size_t fallbacks_before = registry ? registry->fallbacks().size() : 0;
-    if (registry) log_verbose("layering {} over {}", source, fmt::join(registry->sources, " + "));
-    if (source.rfind(k_builtin_prefix, 0) == 0) {
-      const BuiltinRegistry* builtin = find_builtin(source);
-      if (!builtin) {
-        std::string known;
-        for (const auto& b : builtin_registries()) known += (known.empty() ? "" : ", ") + std::string("builtin:") + std::string(b.version);
-        throw InputError(source + ": no such built-in registry; built in: " + known);
+    if (registry) log_verbose("layering {} over {}", text, fmt::join(registry->sources, " + "));
+    switch (spec.kind) {
+      case SourceSpec::Kind::Builtin:
+        load_builtin(registry, spec, only);
+        log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend "
+                    "fallbacks: {}", text, registry->torch_version, registry->operators().size() - operators_before,
+                    only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
+        continue;
+      case SourceSpec::Kind::File: {
+        const std::string content = read_input_file(spec.argument);
+        ManifestDocument manifest =
+            read_manifest(content, spec.argument, registry ? &registry->catalogue() : nullptr);
+        layer_base_if_needed(registry, manifest, only, notes);
+        load_manifest(registry, manifest);
+        log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}",
+                    text, manifest.torch_version, content.size(), registry->operators().size() - operators_before,
+                    registry->fallbacks().size() - fallbacks_before);
+        break;
       }
-      const std::string version(builtin->version);
-      if (!registry) {
-        registry = std::make_unique<Registry>(catalogue_for(version, source));
-        registry->torch_version = version;
-      } else {
-        registry->require_release(version, source);
+      case SourceSpec::Kind::Python: {
+        if (!load_options().python_export)
+          throw InputError(spec.text + ": running Python is not available in this build");
+        const std::string path = load_options().python_export(spec.argument);
+        ManifestDocument manifest = read_manifest(read_input_file(path), spec.text,
+                                                  registry ? &registry->catalogue() : nullptr);
+        load_manifest(registry, manifest);
+        log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", text, manifest.torch_version, path,
+                    registry->operators().size() - operators_before);
+        break;
       }
-      import_torch_fallbacks(*registry, builtin->fallbacks_json, source + " fallbacks");
-      import_torch_state(*registry, builtin->state, source, only);
-      registry->sources.push_back(source);
-      log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend fallbacks: {}",
-                  source, version, registry->operators().size() - operators_before,
-                  only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
-      continue;
-    }
-    // --- torchgen (issue 12): `torchgen:PATH`; to move into the typed -m loader ---
-    if (source.rfind(torchgen::k_torchgen_prefix, 0) == 0) {
-      if (!registry) {
-        registry = std::make_unique<Registry>(catalogue_for(torchgen::TorchgenOptions{}.release, source));
-        registry->torch_version = torchgen::TorchgenOptions{}.release;
+      case SourceSpec::Kind::Torchgen: {
+        // Alone, the predictions of the default release's rules; over a base, they
+        // replace its codegen registrations (lib/torchgen/apply.h).
+        if (!registry) {
+          const std::string release = torchgen::TorchgenOptions{}.release;
+          registry = std::make_unique<Registry>(catalogue_for(release, spec.text));
+          registry->torch_version = release;
+        }
+        torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(spec.argument), {});
+        registry->sources.push_back(spec.text);
+        break;
       }
-      const std::string path = source.substr(torchgen::k_torchgen_prefix.size());
-      torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(path), {});
-      continue;
+      case SourceSpec::Kind::TorchgenBackend:
+        // A backend YAML names operators of PyTorch: alone, it goes over the default registry.
+        if (!registry) {
+          registry = load_registry({std::string(k_default_registry)}, only);
+          notes.push_back(spec.text + ": layered over " + std::string(k_default_registry) +
+                          " (a backend YAML adds to PyTorch's operators)");
+        }
+        torchgen::apply_backend_yaml(*registry, {spec.argument, read_input_file(spec.argument)}, only);
+        registry->sources.push_back(spec.text);
+        break;
     }
-    if (source.rfind(torchgen::k_torchgen_backend_prefix, 0) == 0) {
-      // A backend YAML names operators of PyTorch: alone, it goes over the default registry.
-      if (!registry) registry = load_registry({std::string(k_default_registry)}, only);
-      const std::string path = source.substr(torchgen::k_torchgen_backend_prefix.size());
-      torchgen::apply_backend_yaml(*registry, {path, read_input_file(path)}, only);
-      continue;
-    }
-    // --- end torchgen ---
-    const std::string text = read_input_file(source);
-    ManifestDocument manifest = read_manifest(text, source);
-    if (!registry) {
-      registry = std::make_unique<Registry>(catalogue_for(manifest.torch_version, source));
-      registry->torch_version = manifest.torch_version;
-    }
-    apply_manifest(*registry, manifest);
-    log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}", source,
-                manifest.torch_version, text.size(),
-                registry->operators().size() - operators_before, registry->fallbacks().size() - fallbacks_before);
   }
+  for (const auto& n : notes) log_note("{}", n);
   return registry;
 }
 

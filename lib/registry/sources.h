@@ -1,7 +1,9 @@
-// Turning `-m` values into one Registry: manifest files (JSON, gzip-aware)
-// and `builtin:VERSION`, layered in the order given.
+// Turning `-m` values (registry/source_spec.h) into one Registry, layered in
+// the order given; a first manifest that is not a whole registry goes over its
+// release's built-in registry unless LoadOptions::bare.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +12,14 @@
 #include "registry/torch_dump.h"
 
 namespace dispatchctl {
+
+// Process-wide loading choices, set once by the CLI: --bare, and how `-m python[:P]` gets its manifest
+// (returns the path of a cached export).
+struct LoadOptions {
+  bool bare = false;
+  std::function<std::string(const std::string& interpreter)> python_export;
+};
+LoadOptions& load_options();
 
 // An empty list means the default registry, builtin:2.14.1. `only` skips the
 // other operators of built-in registries (manifest files are always loaded

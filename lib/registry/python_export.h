@@ -1,0 +1,27 @@
+// `-m python[:INTERPRETER]` and `dispatchctl export`: run the exporter that is
+// embedded in the binary (tools/dispatchctl-export.py) with a user's Python,
+// and cache its manifest per user ($XDG_CACHE_HOME/dispatchctl, else
+// ~/.cache/dispatchctl) keyed by interpreter path, torch version, torch's
+// install location and modification time, and the --import modules.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dispatchctl {
+
+struct PythonExport {
+  std::string interpreter = "python3";
+  std::vector<std::string> imports;
+  // Told what is about to take a while (the library never prints).
+  std::function<void(const std::string&)> progress;
+};
+
+// Writes the manifest of that Python's live registry to `output` (atomically).
+// Throws InputError with the exporter's own error line when it fails.
+void run_python_export(const PythonExport& request, const std::string& output);
+// The path of an up-to-date cached export, made now if needed.
+std::string cached_python_export(const PythonExport& request);
+
+}  // namespace dispatchctl

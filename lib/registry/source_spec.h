@@ -1,0 +1,23 @@
+// A `-m` value, parsed once into what it names (README "Registry sources"):
+//   builtin:VERSION                   a registry built into the binary
+//   python[:INTERPRETER]              the live registry of that Python's torch
+//   torchgen:PATH                     torchgen YAML (native_functions.yaml …)
+//   torchgen-backend:FILE             an out-of-tree backend's torchgen YAML
+//   anything else                     a manifest file (JSON, may be gzipped)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace dispatchctl {
+
+struct SourceSpec {
+  enum class Kind { Builtin, File, Python, Torchgen, TorchgenBackend };
+  Kind kind = Kind::File;
+  std::string text;      // the -m value as given (for messages and Origin)
+  std::string argument;  // version, path or interpreter ("" = default)
+};
+
+SourceSpec parse_source_spec(std::string_view text);
+
+}  // namespace dispatchctl

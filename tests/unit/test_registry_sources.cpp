@@ -1,0 +1,59 @@
+// -m values parsed once into typed sources; a partial manifest layered over its
+// release's registry unless --bare (issue 11 item 1); verify's diff.
+#include <doctest/doctest.h>
+
+#include "registry/source_spec.h"
+#include "registry/sources.h"
+#include "util/log.h"
+#include "util/errors.h"
+#include "verify/verify.h"
+
+using namespace dispatchctl;
+
+namespace {
+const std::string k_custom_op = std::string(DISPATCHCTL_SOURCE_DIR) + "/examples/custom_op.json";
+struct BareGuard {
+  explicit BareGuard(bool bare) { load_options().bare = bare; }
+  ~BareGuard() { load_options().bare = false; }
+};
+}  // namespace
+
+TEST_CASE("source spec: one parse, one kind per -m value") {
+  CHECK(parse_source_spec("builtin:2.14.1").kind == SourceSpec::Kind::Builtin);
+  CHECK(parse_source_spec("builtin:2.14.1").argument == "2.14.1");
+  CHECK(parse_source_spec("python").kind == SourceSpec::Kind::Python);
+  CHECK(parse_source_spec("python").argument.empty());
+  CHECK(parse_source_spec("python:/usr/bin/python3").argument == "/usr/bin/python3");
+  CHECK(parse_source_spec("torchgen:native_functions.yaml").kind == SourceSpec::Kind::Torchgen);
+  CHECK(parse_source_spec("torchgen-backend:xla.yaml").kind == SourceSpec::Kind::TorchgenBackend);
+  CHECK(parse_source_spec("my.json").kind == SourceSpec::Kind::File);
+  CHECK_THROWS_AS(parse_source_spec("builtin:"), InputError);
+}
+
+TEST_CASE("sources: a custom-op manifest is layered over its release's registry") {
+  std::vector<std::string> notes;
+  set_log_sink([&notes](LogLevel, std::string_view n) { notes.emplace_back(n); }, LogLevel::note);
+  auto layered = load_registry({k_custom_op});
+  CHECK(layered->find("aten::add.Tensor") != nullptr);
+  CHECK(layered->find("myops::scale") != nullptr);
+  CHECK(layered->fallbacks().size() > 30);  // PyTorch's own fallbacks came with it
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("layered over builtin:2.14.1") != std::string::npos);
+  notes.clear();
+  {
+    BareGuard bare(true);
+    auto alone = load_registry({k_custom_op});
+    CHECK(alone->find("aten::add.Tensor") == nullptr);
+    CHECK(alone->fallbacks().empty());
+  }
+  // Given explicitly, nothing is layered twice and nothing needs saying.
+  auto explicit_base = load_registry({"builtin:2.14.1", k_custom_op});
+  CHECK(explicit_base->find("myops::scale") != nullptr);
+  CHECK(notes.empty());
+  set_log_sink(nullptr, LogLevel::note);
+}
+
+TEST_CASE("verify: a unified diff of recorded against computed text") {
+  const std::string diff = unified_diff("a\nb\nc\n", "a\nB\nc\n", "recorded", "computed");
+  CHECK(diff == "--- recorded\n+++ computed\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
+}
