@@ -1,6 +1,7 @@
 #include "registry/manifest.h"
 
 #include "registry/key_lookup.h"
+#include "registry/manifest_schemas.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
 
@@ -165,6 +166,7 @@ void load_operator(Registry& registry, const ObjectReader& r) {
 ManifestDocument read_manifest(std::string_view text, const std::string& source) {
   ManifestDocument m{parse_json_or_throw(text, source), "", source};
   m.torch_version = checked_version(ObjectReader(m.doc, source, "", k_top_fields));
+  check_manifest_schemas(m.doc, text, source, m.torch_version);
   return m;
 }
 
