@@ -1,11 +1,14 @@
 #include "common.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 
 #include "registry/sources.h"
+#include "util/wrap.h"
 
 namespace dispatchctl::cli {
 
@@ -25,6 +28,18 @@ bool stdout_is_color_terminal() {
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;
   return isatty(fileno(stdout)) != 0;
+}
+
+size_t output_width() {
+  // COLUMNS first: the user's explicit choice (and what tests set).
+  if (const char* columns = std::getenv("COLUMNS"); columns && *columns) {
+    const long n = std::strtol(columns, nullptr, 10);
+    if (n > 0) return static_cast<size_t>(std::max(40L, std::min(n, 1000L)));
+  }
+  struct winsize size {};
+  if (isatty(fileno(stdout)) && ioctl(fileno(stdout), TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    return std::max<size_t>(40, size.ws_col);
+  return k_default_width;
 }
 
 void write_stdout(std::string_view text) {

@@ -22,6 +22,9 @@ std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
 // Colour only on a terminal and never with NO_COLOR (https://no-color.org).
 bool stdout_is_color_terminal();
 void write_stdout(std::string_view text);
+// Columns text output wraps to: $COLUMNS, else the terminal's width when
+// stdout is one, else 80 (never less than 40).
+size_t output_width();
 // --format with a fixed set of choices and a default.
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);

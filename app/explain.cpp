@@ -38,7 +38,7 @@ struct ExplainCommand {
         doc["explanations"].push_back(explain_json(*reg, explain_operator_key(*reg, *op, k)));
       out = doc.dump(2) + "\n";
     } else {
-      const ExplainTextOptions options{stdout_is_color_terminal(), 80};
+      const ExplainTextOptions options{stdout_is_color_terminal(), static_cast<int>(output_width())};
       for (const Operator* op : selected) {
         if (op != selected.front()) out += "\n";
         append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);
@@ -55,6 +55,7 @@ struct ExplainCommand {
     const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);
     KeyReportOptions options;
     options.limit = limit;
+    options.width = static_cast<int>(output_width());
     for (const auto& name : list)
       for (auto& id : resolve_group(cat, k, name)) options.list.push_back(id);
     const KeyReport report = key_report(*reg, k, selected);

@@ -40,13 +40,13 @@ struct ShowCommand {
       }
       out = doc.dump(2) + "\n";
     } else {
-      const ShowOptions options{all_keys, stdout_is_color_terminal()};
+      const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       for (const Operator* op : selected) {
         if (format == "text") {
           if (&op != &selected.front()) out += '\n';
           std::optional<LiveTable> lt;
           append_show_text(out, *reg, *op, table_of(*reg, *op, lt), options);
-          if (lt) append_stale_text(out, *reg, *op, *lt, options.color);
+          if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
           continue;
         }
         if (blocks) out += "=== " + op->name + "\n";

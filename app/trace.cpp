@@ -54,7 +54,7 @@ struct TraceCommand {
     const Operator& target = *selected.front();
     const CallSetup setup = make_call_setup(reg->catalogue(), call);
     const Trace trace = trace_call(*reg, target, setup);
-    TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps};
+    TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
     std::string out;
     if (format == "json") out = trace_json(*reg, trace, options).dump(2) + "\n";
     else append_trace_text(out, *reg, trace, options);

@@ -35,5 +35,20 @@ case "$case_name" in
   keys_alias_json)
     n=$("$dctl" keys --torch-version 1.13 --alias CompositeExplicitAutograd --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
     [ "$n" = 50 ] ;;
+  text_fits_80_columns)
+    # Piped text wraps to 80 columns at word boundaries (COLUMNS unset); machine formats never wrap.
+    unset COLUMNS
+    for args in "trace aten::add.Tensor --tensor cpu:conj --tensor cpu --tls-include Functionalize" \
+                "trace aten::add.Tensor --tensor meta --tensor meta -m builtin:1.13.1" \
+                "show aten::_fused_moving_avg_obs_fq_helper_functional aten::linalg_lstsq" \
+                "explain --key Meta" "keys"; do
+      long=$("$dctl" $args | awk 'length($0) > 80' | head -3)
+      [ -z "$long" ] || { echo "$args: lines over 80 columns:"; echo "$long"; exit 1; }
+    done
+    [ "$("$dctl" show aten::add.Tensor --format torch-table | awk 'length($0) > 80' | wc -l)" -gt 0 ] ;;
+  columns_env_width)
+    long=$(COLUMNS=60 "$dctl" trace aten::add.Tensor --tensor cpu:requires_grad --tensor cpu | awk 'length($0) > 60')
+    [ -z "$long" ] || { echo "$long"; exit 1; }
+    COLUMNS=200 "$dctl" trace aten::add.Tensor --tensor cpu:requires_grad --tensor cpu | grep -q '^  1\. AutogradCPU: .*VariableType_2.cpp:[0-9]* \[autograd kernel\]$' ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac

@@ -6,7 +6,8 @@ set(INVALID ${CMAKE_CURRENT_LIST_DIR}/invalid)
 
 foreach(case all_tables_2.14.1 all_tables_1.13.1 all_states_2.14.1 all_states_1.13.1
              import_round_trip_2.14.1 import_round_trip_1.13.1 import_single_pasted_block
-             import_failure_leaves_no_file no_color_when_piped keys_alias_json)
+             import_failure_leaves_no_file no_color_when_piped keys_alias_json
+             text_fits_80_columns columns_env_width)
   add_test(NAME cli_${case} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cases.sh ${case} ${DCTL} ${PROJECT_SOURCE_DIR})
 endforeach()
 
