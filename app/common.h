@@ -29,6 +29,10 @@ size_t output_width();
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);
 
+// CLI11's parse error `what` with a did-you-mean for a mistyped option, or
+// "unknown command 'showw'; did you mean 'show'?".
+std::string parse_error_text(const CLI::App& app, int argc, char** argv, const std::string& what);
+
 // Each subcommand file defines setup_<name>(app, exit_code).
 void setup_show(CLI::App& app, int& exit_code);
 void setup_keys(CLI::App& app, int& exit_code);

@@ -73,7 +73,7 @@ void setup_explain(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand("explain", "Explain why a dispatch key runs the kernel it runs, or none");
   sub->footer(
       "With OP: the verdict first, in PyTorch's words (its table line and tag), then every rule of the\n"
-      "table algorithm (dispatch-semantics.md §3.2) in order with its outcome: direct registration,\n"
+      "table algorithm in order with its outcome: direct registration,\n"
       "CompositeExplicitAutogradNonFunctional, CompositeExplicitAutograd, the nested alias,\n"
       "CompositeImplicitAutograd (and what blocked it), Autograd, FuncTorchBatchedDecomposition, the\n"
       "backend fallback. Inactive (overridden) kernels, fallthroughs, AutogradOther ambiguity and quirks\n"

@@ -20,6 +20,8 @@ struct HasKernelCommand {
   int run() const {
     auto [reg, selected] = load_and_select(registry.manifests, {op_name});
     const Catalogue& cat = reg->catalogue();
+    // aten::nonzero is also the unnamed overload's full name: answer for it.
+    if (const Operator* exact = reg->find(canonical_op_pattern(op_name)); exact && selected.size() > 1) selected = {exact};
     if (selected.size() != 1)
       throw InputError("'" + op_name + "' names " + std::to_string(selected.size()) +
                        " operators; has-kernel answers for one, e.g. '" + selected.front()->name + "'");
@@ -58,7 +60,7 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
       "valid kernel (propagated alias kernels, backend fallbacks, fallthroughs and the ambiguous\n"
       "kernel count). An alias key is an error, as in PyTorch; a building block answers for its CPU\n"
       "instance (Dense = CPU). Like PyTorch, --computed reads the live table (registrations replayed\n"
-      "in order, dispatch-semantics.md §3.3), which differs from _dispatch_dump_table for stale rows.\n"
+      "in order), which differs from _dispatch_dump_table for stale rows.\n"
       "Exit status: 0 yes, 1 no, 2 error. The answer is printed too (-q: only the exit status).\n"
       "\nExamples:\n"
       "  dispatchctl has-kernel aten::add.Tensor --key CPU\n"

@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "dispatchctl: error: %s (see 'dispatchctl --help')\n", e.what());
+    std::fprintf(stderr, "dispatchctl: error: %s (see 'dispatchctl --help')\n",
+                 cli::parse_error_text(app, argc, argv, e.what()).c_str());
     return 2;
   } catch (const InputError& e) {
     std::fflush(stdout);

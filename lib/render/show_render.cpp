@@ -67,7 +67,8 @@ std::string short_debug(std::string_view debug) {
 std::string provenance(const Catalogue& cat, const Operator& op, const Group& g) {
   if (g.rule == Rule::BackendFallback)
     return g.keys.size() == 1 ? "backend fallback " + short_debug(g.first->debug())
-                              : "each key's dispatcher-wide fallback (json lists them)";
+                              : "the backend fallback registered for each of these keys (--format json names "
+                                "each kernel)";
   if (g.rule == Rule::AmbiguousAutogradOther)
     return "CompositeImplicitAutograd plus a kernel on an autogradother backend: a call raises";
   if (g.rule == Rule::Missing) return "no kernel: a call that reaches these keys raises";
@@ -77,7 +78,8 @@ std::string provenance(const Catalogue& cat, const Operator& op, const Group& g)
   text += short_debug(g.first->kernel->debug);
   const auto* registered = op.kernels_at(g.first->provider);
   if (registered && registered->newest_first.size() > 1)
-    text += " (overrides " + std::to_string(registered->newest_first.size() - 1) + ")";
+    text += " (replaces " + std::to_string(registered->newest_first.size() - 1) + " earlier kernel" +
+            (registered->newest_first.size() > 2 ? "s" : "") + " at this key)";
   if (!is_builtin_origin(g.first->kernel->origin)) text += " [" + g.first->kernel->origin.to_string() + "]";
   return text;
 }

@@ -14,7 +14,7 @@ add_test(NAME cli_trace_worked_example
                  -- ${DCTL} trace aten::add.Tensor --tensor cpu:requires_grad --tensor cpu)
 add_test(NAME cli_trace_inference_mode
          COMMAND ${EXPECT} --exit 0 --stdout "^  1\\. CPU: " --no-stdout "^  2\\."
-                 -- ${DCTL} trace aten::add.Tensor --tensor cpu:inference --inference-mode)
+                 -- ${DCTL} trace aten::add.Tensor --tensor cpu:inference --tensor cpu:inference --inference-mode)
 add_test(NAME cli_trace_autocast_json
          COMMAND ${EXPECT} --exit 0 --json --stdout "\"row\": \"AutocastCPU\"" --stdout "\"action\": \"fresh_call\""
                  -- ${DCTL} trace aten::matmul --tensor cpu --tensor cpu --autocast cpu --format json)
