@@ -24,6 +24,9 @@ void install_load_hooks();
 // Colour only on a terminal and never with NO_COLOR (https://no-color.org).
 bool stdout_is_color_terminal();
 void write_stdout(std::string_view text);
+// Columns text output wraps to: $COLUMNS, else the terminal's width when
+// stdout is one, else 80 (never less than 40).
+size_t output_width();
 // --format with a fixed set of choices and a default.
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);
@@ -41,6 +44,9 @@ void setup_logging(const LoggingOptions& options);
 void log_error(std::string_view message);
 // With -v: milliseconds spent loading, computing tables, and the rest.
 void log_phase_timings(double total_ms);
+// CLI11's parse error `what` with a did-you-mean for a mistyped option, or
+// "unknown command 'showw'; did you mean 'show'?".
+std::string parse_error_text(const CLI::App& app, int argc, char** argv, const std::string& what);
 
 // Each subcommand file defines setup_<name>(app, exit_code).
 void setup_show(CLI::App& app, int& exit_code);

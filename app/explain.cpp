@@ -39,7 +39,7 @@ struct ExplainCommand {
         doc["explanations"].push_back(explain_json(*reg, explain_operator_key(*reg, *op, k)));
       out = doc.dump(2) + "\n";
     } else {
-      const ExplainTextOptions options{stdout_is_color_terminal(), 80};
+      const ExplainTextOptions options{stdout_is_color_terminal(), static_cast<int>(output_width())};
       for (const Operator* op : selected) {
         if (op != selected.front()) out += "\n";
         append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);
@@ -56,6 +56,7 @@ struct ExplainCommand {
     const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);
     KeyReportOptions options;
     options.limit = limit;
+    options.width = static_cast<int>(output_width());
     for (const auto& name : list)
       for (auto& id : resolve_group(cat, k, name)) options.list.push_back(id);
     const KeyReport report = key_report(*reg, k, selected);
@@ -73,7 +74,7 @@ void setup_explain(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand("explain", "Explain why a dispatch key runs the kernel it runs, or none");
   sub->footer(
       "With OP: the verdict first, in PyTorch's words (its table line and tag), then every rule of the\n"
-      "table algorithm (dispatch-semantics.md §3.2) in order with its outcome: direct registration,\n"
+      "table algorithm in order with its outcome: direct registration,\n"
       "CompositeExplicitAutogradNonFunctional, CompositeExplicitAutograd, the nested alias,\n"
       "CompositeImplicitAutograd (and what blocked it), Autograd, FuncTorchBatchedDecomposition, the\n"
       "backend fallback. Inactive (overridden) kernels, fallthroughs, AutogradOther ambiguity and quirks\n"

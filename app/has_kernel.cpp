@@ -29,6 +29,8 @@ struct HasKernelCommand {
     if (computed && works) throw InputError("--computed and --works ask different questions; use one");
     auto [reg, selected] = load_and_select(registry.manifests, {op_name});
     const Catalogue& cat = reg->catalogue();
+    // aten::nonzero is also the unnamed overload's full name: answer for it.
+    if (const Operator* exact = reg->find(canonical_op_pattern(op_name)); exact && selected.size() > 1) selected = {exact};
     if (selected.size() != 1)
       throw InputError("'" + op_name + "' names " + std::to_string(selected.size()) +
                        " operators; has-kernel answers for one, e.g. '" + selected.front()->name + "'");
@@ -103,7 +105,7 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
       "valid kernel (propagated alias kernels, backend fallbacks, fallthroughs and the ambiguous\n"
       "kernel count). An alias key is an error, as in PyTorch; a building block answers for its CPU\n"
       "instance (Dense = CPU). Like PyTorch, --computed reads the live table (registrations replayed\n"
-      "in order, dispatch-semantics.md §3.3), which differs from _dispatch_dump_table for stale rows.\n"
+      "in order), which differs from _dispatch_dump_table for stale rows.\n"
       "With --works: does a call that reaches K's row run a kernel that returns: yes for a C++\n"
       "kernel, no for a missing row or a kernel known to raise (the ambiguous AutogradOther kernel,\n"
       "2.x's Meta fallback), unknown for a python kernel (torch/_meta_registrations.py,\n"

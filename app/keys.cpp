@@ -29,7 +29,7 @@ struct KeysCommand {
       write_stdout(json ? json_document(alias_json(*cat, k)).dump(2) + "\n" : alias_text(*cat, k));
       return 0;
     }
-    write_stdout(json ? catalogue_json(*cat).dump(2) + "\n" : catalogue_text(*cat));
+    write_stdout(json ? catalogue_json(*cat).dump(2) + "\n" : catalogue_text(*cat, output_width()));
     return 0;
   }
 };

@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    cli::log_error(std::string(e.what()) + " (see 'dispatchctl --help')");
+    cli::log_error(cli::parse_error_text(app, argc, argv, e.what()) + " (see 'dispatchctl --help')");
     return 2;
   } catch (const InputError& e) {
     cli::log_error(e.what());

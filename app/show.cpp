@@ -56,16 +56,16 @@ struct ShowCommand {
       }
       out = doc.dump(2) + "\n";
     } else {
-      const ShowOptions options{all_keys, stdout_is_color_terminal()};
+      const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text")
         if (const std::string note = build_note(*reg, selected); !note.empty())
-          out += wrap_words("note: " + note, 0, 2, 80) + "\n";
+          out += wrap_words("note: " + note, 0, 2, options.width) + "\n";
       for (const Operator* op : selected) {
         if (format == "text") {
-          if (&op != &selected.front()) out += '\n';
+          if (op != selected.front()) out += '\n';
           std::optional<LiveTable> lt;
           append_show_text(out, *reg, *op, table_of(*reg, *op, lt), options);
-          if (lt) append_stale_text(out, *reg, *op, *lt, options.color);
+          if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
           continue;
         }
         if (blocks) out += "=== " + op->name + "\n";
@@ -92,8 +92,11 @@ void setup_show(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand(
       "show", "Show operators' computed dispatch tables: which kernel each key runs, and from where");
   sub->footer(
-      "OP is a full name (aten::add.Tensor), a bare name for all its overloads (aten::add), or a "
-      "glob ('aten::add*', '*').\n"
+      "OP is a full name (aten::add.Tensor), a bare name for all its overloads (aten::nonzero "
+      "means aten::nonzero and aten::nonzero.out), or a glob ('aten::add*', '*'; quote it so the "
+      "shell does not expand it). Python's spellings work too: torch.ops.aten.add.Tensor, "
+      "aten.add.Tensor, aten::nonzero.default (the unnamed overload alone). A name or glob that "
+      "matches nothing is exit 2 with a did-you-mean.\n"
       "Formats: text (grouped, for people), json (stable fields, see README), torch-table "
       "(byte-identical to torch._C._dispatch_dump_table), torch-state (byte-identical to "
       "torch._C._dispatch_dump). With several operators the torch formats print '=== NAME' "

@@ -1,6 +1,7 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
 #include "common.h"
 #include "query/op_select.h"
+#include "registry/schema_parser.h"
 #include "render/trace_render.h"
 #include "trace/trace.h"
 #include "util/errors.h"
@@ -11,13 +12,15 @@ namespace {
 
 constexpr const char* k_footer = R"(Examples:
   dispatchctl trace aten::add.Tensor --tensor cpu:requires_grad --tensor cpu
-  dispatchctl trace aten::add.Tensor --tensor cpu:inference --inference-mode
+  dispatchctl trace aten::add.Tensor --tensor cpu:inference --tensor cpu:inference --inference-mode
   dispatchctl trace aten::matmul --tensor cpu --tensor cpu --autocast cpu
-  dispatchctl trace aten::add.Tensor --tensor meta --format json
-  dispatchctl trace aten::add.Tensor --tensor cpu:conj --tls-include Functionalize
-  dispatchctl trace aten::add.Tensor --keyset CPU,Functionalize,AutogradCPU
+  dispatchctl trace aten::add.Tensor --tensor meta --tensor meta --format json
+  dispatchctl trace aten::add.Tensor --tensor cpu:conj --tensor cpu --tls-include Functionalize
+  dispatchctl trace aten::sin --keyset CPU,Functionalize,AutogradCPU
   dispatchctl trace my::op -m builtin:2.14.1 -m my_backend.json --tensor privateuse1
 
+One --tensor or --keyset per Tensor argument of the schema, in order (a
+Tensor? may be left out, a Tensor[] takes any number; otherwise exit 2).
 Presets (--tensor, in argument order; the release's real key sets): cpu, meta,
 cuda, xla, mps, privateuse1, sparse_cpu, sparse_csr_cpu, quantized_cpu,
 mkldnn_cpu, nested_cpu. Modifiers: :conj, :neg, :zerotensor, :inference (made
@@ -45,6 +48,24 @@ hop prints the TLS in effect, the guard it holds and which behaviour was assumed
 Exit status: 0 the call completes (or is handed off), 1 PyTorch would raise
 (the error text is printed), 2 usage or input errors.)";
 
+// A call passes as many tensors as its schema takes (Tensor? may be left out).
+void check_tensor_count(const Operator& op, size_t given) {
+  if (!op.schema) return;  // a dangling impl: nothing to check against
+  auto parsed = parse_function_schema(op.schema->text, {true});
+  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  if (!schema) return;
+  const TensorArity arity = tensor_arity(*schema);
+  if (given >= arity.min && (!arity.max || given <= *arity.max)) return;
+  std::string names;
+  for (const auto& n : arity.names) names += (names.empty() ? "" : ", ") + n;
+  const std::string wanted = !arity.max ? "at least " + std::to_string(arity.min)
+                             : arity.min == *arity.max ? std::to_string(arity.min)
+                                                       : std::to_string(arity.min) + " to " + std::to_string(*arity.max);
+  throw InputError("trace: " + op.name + " takes " + wanted + " Tensor argument" + (wanted == "1" ? "" : "s") +
+                   (names.empty() ? "" : " (" + names + ")") + " but " + std::to_string(given) +
+                   " were given; pass one --tensor or --keyset per Tensor argument, in order");
+}
+
 struct TraceCommand {
   RegistryOptions registry;
   std::string op;
@@ -53,13 +74,16 @@ struct TraceCommand {
 
   int run() const {
     auto [reg, selected] = load_and_select(registry.manifests, {op});
+    // aten::nonzero is also the unnamed overload's full name: trace that one.
+    if (const Operator* exact = reg->find(canonical_op_pattern(op)); exact && selected.size() > 1) selected = {exact};
     if (selected.size() != 1)
       throw InputError("trace: '" + op + "' names " + std::to_string(selected.size()) +
                        " operators; name one overload, e.g. '" + selected.front()->name + "'");
     const Operator& target = *selected.front();
     const CallSetup setup = make_call_setup(reg->catalogue(), call);
+    check_tensor_count(target, call.tensors.size() + call.keysets.size());
     const Trace trace = trace_call(*reg, target, setup);
-    TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps};
+    TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
     std::string out;
     if (format == "json") out = trace_json(*reg, trace, options).dump(2) + "\n";
     else append_trace_text(out, *reg, trace, options);

@@ -22,7 +22,7 @@ std::optional<Severity> parse_severity(std::string_view name) {
 const std::vector<RuleInfo>& check_rules() {
   static const std::vector<RuleInfo> rules = {
       {"load-error", Severity::Error, "A manifest cannot be read or does not follow the manifest format",
-       "The file is missing, is not JSON, or breaks manifest-format.md (unknown field, unknown key, "
+       "The file is missing, is not JSON, or does not follow the manifest format (unknown field, unknown key, "
        "unsupported torch_version). Loading of that file stops at the error; fix it as the message says."},
       {"torchgen-refusal", Severity::Error, "torchgen refuses this native_functions.yaml entry",
        "torchgen's parser (NativeFunction.from_yaml, gen.py's error checks, generated variants) stops the "
@@ -34,7 +34,7 @@ const std::vector<RuleInfo>& check_rules() {
        "PyTorch refuses it (\"Tried to register multiple backend fallbacks for the same dispatch key\"). "
        "Keep one fallback per key."},
       {"signature-mismatch", Severity::Error, "A kernel's inferred signature disagrees with the schema",
-       "PyTorch refuses the registration (dispatch-semantics.md §9). Fix the kernel's \"signature\" or "
+       "PyTorch refuses the registration. Fix the kernel's \"signature\" or "
        "the operator's \"schema\"."},
       {"dangling-impl", Severity::Warning, "Kernels for an operator that no manifest defines",
        "An impl without a def: PyTorch keeps it (dumpState prints 'schema: (none)') but the operator "
@@ -42,17 +42,17 @@ const std::vector<RuleInfo>& check_rules() {
       {"kernel-override", Severity::Warning, "A kernel overrides an earlier one on the same key",
        "PyTorch warns \"Overriding a previously registered kernel for the same operator and the same "
        "dispatch key\". 'previous kernel' in its text is the first registration that fixed the "
-       "operator's C++ signature, not necessarily the overridden kernel (§3.4). 2.x prints the "
+       "operator's C++ signature, not necessarily the overridden kernel. 2.x prints the "
        "warning once per process and never for Meta or MTIA; 1.13 prints every one."},
       {"autogradother-ambiguity", Severity::Error, "AutogradOther is ambiguous: a call there raises",
        "CompositeImplicitAutograd together with a kernel on an AutogradOther backend (FPGA, Vulkan, "
        "Metal, MkldnnCPU, Quantized*, Sparse*, SparseCsr* …) makes the AutogradOther row "
-       "'ambiguous autogradother' (§3.2 step 6). Register an Autograd kernel for those backends, "
+       "'ambiguous autogradother'. Register an Autograd kernel for those backends, "
        "or drop one of the two."},
       {"cia-with-backend-kernel", Severity::Warning,
        "CompositeImplicitAutograd together with backend or CompositeExplicitAutograd kernels",
        "torchgen forbids it: a backend kernel keeps the math kernel away from its autograd key, a "
-       "CompositeExplicitAutograd kernel from every Autograd* key (§3.2). The finding names the keys "
+       "CompositeExplicitAutograd kernel from every Autograd* key. The finding names the keys "
        "that lose the math kernel. Register an Autograd kernel or drop the CIA kernel."},
       {"no-autograd-kernel", Severity::Warning, "Backend kernels without an autograd kernel",
        "An operator with kernels for CPU, CUDA … (or CompositeExplicitAutograd) and nothing at "
@@ -74,7 +74,7 @@ const std::vector<RuleInfo>& check_rules() {
                      "Registration order leaves live dispatch-table rows stale",
                      "PyTorch updates its live table incrementally; some orders (CIA before CEA, CIA "
                      "before a Sparse or building-block kernel) leave rows that calls use but that "
-                     "_dispatch_dump_table no longer shows (§3.3). Register in the other order or add "
+                     "_dispatch_dump_table no longer shows. Register in the other order or add "
                      "the missing kernel. Operators read from a PyTorch dump are skipped: a dump does "
                      "not record registration order."});
     return all;

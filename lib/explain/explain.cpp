@@ -156,7 +156,7 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
   else if (row.valid() && row.fallthrough())
     notes.push_back("fallthrough: the row is valid (has_computed_kernel says yes), but a call never runs "
                     "it: " + cat.name(k) + "'s bit is masked out and dispatch continues at the next "
-                    "lower key (§5.1)");
+                    "lower key");
   // HIP/VE(/MTIA) quirk: their autograd keys map to no backend keys (§3.2).
   if (k != k_undefined && cat.functionality_of(k) == wk.autograd_functionality && cat.backend_of(k) != 0 &&
       cat.backend_set_from_autograd(k).empty() && op.has(cia)) {
@@ -171,13 +171,13 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
   const auto ceanf = cat.alias(Alias::CompositeExplicitAutogradNonFunctional);
   if (row.rule == Rule::CompositeImplicitAutograd && ceanf && op.has(*ceanf))
     notes.push_back("the CompositeExplicitAutogradNonFunctional kernel does not block the math kernel: "
-                    "only a CompositeExplicitAutograd kernel does (§3.2)");
+                    "only a CompositeExplicitAutograd kernel does");
   for (const auto& r : rules)
     for (Key b : r.blockers)
       if (cat.kind(b) == KeyKind::BuildingBlock)
         notes.push_back("[quirk] the registration at building block " + cat.name(b) +
                         " fills no row itself but counts as a kernel for every " + cat.name(b) +
-                        " key (hasAny, §3.1)");
+                        " key (hasAny)");
 }
 
 // Calls use the live table (§3.3): note a stale row, and list the keys

@@ -46,7 +46,7 @@ std::string registration_words(const Registry& registry, const Operator& op, std
 std::string stale_reason(const Registry& registry, const Operator& op, const LiveTable& live, Key k) {
   return "live row last refreshed by " + registration_words(registry, op, live.refreshed_by[live.slot(k)]) +
          "; a later registration changed what this key should run but PyTorch's incremental "
-         "update did not refresh it (dispatch-semantics.md §3.3)";
+         "update did not refresh it";
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "query/op_select.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "registry/sources.h"
@@ -45,44 +46,76 @@ bool glob_match(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
-bool op_matches(std::string_view pattern, std::string_view op_name) {
+std::string canonical_op_pattern(std::string_view pattern) {
+  std::string p(pattern);
+  // Python's spellings: torch.ops.aten.add.Tensor, aten.add.Tensor.
+  if (p.rfind("torch.ops.", 0) == 0) p.erase(0, 10);
+  if (p.find("::") == std::string::npos)
+    if (const size_t dot = p.find('.'); dot != std::string::npos && dot > 0) p.replace(dot, 1, "::");
+  return p;
+}
+
+namespace {
+constexpr std::string_view k_default_suffix = ".default";  // Python's name for the unnamed overload
+
+bool names_default_overload(std::string_view p) {
+  return !is_glob(p) && p.size() > k_default_suffix.size() &&
+         p.substr(p.size() - k_default_suffix.size()) == k_default_suffix;
+}
+
+bool matches_canonical(std::string_view pattern, std::string_view op_name) {
   if (is_glob(pattern)) return glob_match(pattern, op_name);
+  if (names_default_overload(pattern)) return op_name == pattern.substr(0, pattern.size() - k_default_suffix.size());
   if (op_name == pattern) return true;
   // A bare name covers its overloads: aten::add -> aten::add.Tensor.
+  const size_t sep = pattern.find("::");
   return op_name.size() > pattern.size() && op_name.substr(0, pattern.size()) == pattern &&
-         op_name[pattern.size()] == '.' && pattern.find('.') == std::string_view::npos;
+         op_name[pattern.size()] == '.' && pattern.find('.', sep == std::string_view::npos ? 0 : sep) == std::string_view::npos;
+}
+
+[[noreturn]] void unknown(const Registry& registry, const std::string& pattern, const std::string& canonical) {
+  const std::string of = std::to_string(registry.operators().size()) + " operators of " +
+                         (registry.sources.empty() ? std::string("the registry") : registry.sources.back());
+  std::error_code ec;
+  if (canonical.find("::") == std::string::npos || pattern.find("::") == std::string::npos) {
+    if (std::filesystem::exists(pattern, ec))
+      throw InputError("'" + pattern + "' is a file in the current directory, not an operator: the shell expanded "
+                       "an unquoted '*'; quote the pattern, e.g. '*' or 'aten::add*'");
+  }
+  std::vector<std::string_view> names;
+  std::set<std::string_view> bases;
+  for (const auto& op : registry.operators()) {
+    names.push_back(op.name);
+    bases.insert(std::string_view(op.name).substr(0, op.name.find('.')));
+  }
+  names.insert(names.end(), bases.begin(), bases.end());
+  // A glob: suggest from its literal part ('aten::nonzeor*' -> 'aten::nonzero').
+  const std::string literal = canonical.substr(0, canonical.find_first_of("*?["));
+  std::string hint = did_you_mean(is_glob(canonical) ? literal : canonical, names);
+  if (hint.empty() && canonical.find("::") == std::string::npos)
+    hint = "; operator names have a namespace, e.g. 'aten::" + canonical + "'";
+  if (is_glob(canonical)) throw InputError("no operator matches '" + pattern + "' in " + of + hint);
+  throw InputError("unknown operator '" + pattern + "' in " + of + hint);
+}
+}  // namespace
+
+bool op_matches(std::string_view pattern, std::string_view op_name) {
+  return matches_canonical(canonical_op_pattern(pattern), op_name);
 }
 
 std::vector<const Operator*> select_operators(const Registry& registry,
                                               const std::vector<std::string>& patterns) {
   std::set<const Operator*> chosen;
   for (const auto& pattern : patterns) {
+    const std::string canonical = canonical_op_pattern(pattern);
     bool any = false;
-    if (!is_glob(pattern)) {
-      if (const Operator* op = registry.find(pattern)) {
-        chosen.insert(op);
-        continue;
-      }
-    }
     for (const auto& op : registry.operators()) {
-      if (op_matches(pattern, op.name)) {
+      if (matches_canonical(canonical, op.name)) {
         chosen.insert(&op);
         any = true;
       }
     }
-    if (any || is_glob(pattern)) continue;
-    std::vector<std::string_view> names;
-    std::set<std::string_view> bases;
-    for (const auto& op : registry.operators()) {
-      names.push_back(op.name);
-      bases.insert(std::string_view(op.name).substr(0, op.name.find('.')));
-    }
-    names.insert(names.end(), bases.begin(), bases.end());
-    std::string hint = did_you_mean(pattern, names);
-    if (hint.empty() && pattern.find("::") == std::string::npos)
-      hint = "; operator names have a namespace, e.g. 'aten::" + pattern + "'";
-    throw InputError("unknown operator '" + pattern + "' in " + std::to_string(registry.operators().size()) +
-                     " operators of " + (registry.sources.empty() ? std::string("the registry") : registry.sources.back()) + hint);
+    if (!any) unknown(registry, pattern, canonical);
   }
   std::vector<const Operator*> out(chosen.begin(), chosen.end());
   std::sort(out.begin(), out.end(),

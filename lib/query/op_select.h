@@ -15,9 +15,15 @@ namespace dispatchctl {
 bool is_glob(std::string_view pattern);
 // fnmatch-style: * ? and [abc]; the whole name must match.
 bool glob_match(std::string_view pattern, std::string_view name);
+// Python's spellings as dispatchctl names them: torch.ops.aten.add.Tensor and
+// aten.add.Tensor -> aten::add.Tensor (NAME.default still means the unnamed
+// overload only).
+std::string canonical_op_pattern(std::string_view pattern);
+// A full name matches itself, a bare name (aten::nonzero) every overload
+// including the unnamed one, a glob what it matches.
 bool op_matches(std::string_view pattern, std::string_view op_name);
 // Sorted by name, without repeats. InputError (with did-you-mean) for a
-// non-glob pattern that names no operator.
+// pattern, glob or not, that names no operator.
 std::vector<const Operator*> select_operators(const Registry& registry,
                                               const std::vector<std::string>& patterns);
 

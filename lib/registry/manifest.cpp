@@ -5,6 +5,7 @@
 #include "keys/profile.h"
 #include "registry/key_lookup.h"
 #include "util/json_object_reader.h"
+#include "registry/manifest_schemas.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
 
@@ -136,6 +137,7 @@ ManifestDocument read_manifest(std::string_view text, const std::string& source,
   m.whole_registry = defines_aten(m.doc);
   if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
     top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
+  check_manifest_schemas(m.doc, text, source, m.torch_version);
   return m;
 }
 

@@ -81,7 +81,7 @@ std::string fix_text(const Catalogue& cat, const Fix& fix) {
 void append_row_detail(std::string& out, const Registry& registry, const RowExplanation& r,
                        const ExplainTextOptions& o) {
   const Catalogue& cat = registry.catalogue();
-  out += "\nRules of dispatch-semantics.md §3.2, first that applies wins:\n";
+  out += "\nPyTorch's rules for this row, in order; the first that applies wins:\n";
   for (const auto& rule : r.rules) {
     std::string text = std::to_string(rule.step) + ". " + rule_label(cat, rule.rule) + ": " +
                        std::string(status_text(rule.status));
@@ -102,7 +102,7 @@ void append_row_detail(std::string& out, const Registry& registry, const RowExpl
   }
   if (!r.row.valid()) {
     const auto blank = r.error.find("\n\n");
-    out += "\nA call that reaches " + cat.name(r.key) + " raises NotImplementedError (§4.3):\n";
+    out += "\nA call that reaches " + cat.name(r.key) + " raises NotImplementedError:\n";
     out += "  " + r.error.substr(0, blank) + "\n";
     out += "  (then a blank line and the operator's computed table: --format json has the whole text)\n";
   }

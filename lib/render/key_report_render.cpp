@@ -36,7 +36,7 @@ std::string fallback_text(const Catalogue& cat, const KeyReport& r) {
 void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, int width) {
   if (r.alias) {
     field(out, "kind", "alias key: kernels registered here are copied into the rows of the keys it covers "
-                       "(precedence CEANF > CEA > CIANT > CIA > Autograd > FTBD, §3.2)", width);
+                       "(precedence CEANF > CEA > CIANT > CIA > Autograd > FTBD)", width);
     field(out, "covers", std::to_string(r.covers.size()) + " runtime keys: " + summarize_keys(cat, r.covers), width);
     return;
   }
@@ -49,7 +49,7 @@ void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, i
     std::string kind = r.backend ? "functionality " + cat.name(r.functionality) + " (per-backend), backend " +
                                        std::string(cat.spec().backends[r.backend - 1])
                                  : "functionality key";
-    if (!r.python_parseable) kind += "; PyTorch's parseDispatchKey rejects this name (§1.7)";
+    if (!r.python_parseable) kind += "; PyTorch's parseDispatchKey rejects this name";
     field(out, "kind", kind, width);
   }
   std::string aliases;
@@ -59,7 +59,7 @@ void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, i
   if (cat.functionality_of(r.key) == cat.well_known().autograd_functionality ||
       r.key == cat.well_known().autograd_other || r.key == cat.well_known().autograd_nested_tensor)
     field(out, "backends", r.autograd_backends.empty()
-                               ? "none: no backend kernel blocks the math kernel here [quirk, §3.2]"
+                               ? "none: no backend kernel blocks the math kernel here [a PyTorch quirk]"
                                : "kernels at " + summarize_keys(cat, r.autograd_backends) +
                                      " block the math kernel here (getBackendKeySetFromAutograd)",
           width);

@@ -54,31 +54,4 @@ std::string summarize_keys(const Catalogue& cat, const std::vector<Key>& keys) {
   return out;
 }
 
-std::string wrap_words(const std::string& text, size_t first_column, size_t indent, size_t width) {
-  std::string out;
-  size_t column = first_column;
-  size_t pos = 0;
-  bool line_start = true;
-  while (pos < text.size()) {
-    size_t end = text.find(' ', pos);
-    if (end == std::string::npos) end = text.size();
-    const size_t len = end - pos;
-    if (!line_start && column + 1 + len > width) {
-      out += '\n';
-      out.append(indent, ' ');
-      column = indent;
-      line_start = true;
-    }
-    if (!line_start) {
-      out += ' ';
-      ++column;
-    }
-    out.append(text, pos, len);
-    column += len;
-    line_start = false;
-    pos = end + 1;
-  }
-  return out;
-}
-
 }  // namespace dispatchctl

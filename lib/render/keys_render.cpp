@@ -64,35 +64,38 @@ nlohmann::ordered_json catalogue_json(const Catalogue& cat) {
   return j;
 }
 
-std::string catalogue_text(const Catalogue& cat) {
-  std::string out = "Dispatch keys of PyTorch " + std::string(cat.version()) + " (verified on " +
-                    std::string(cat.spec().reference_build) + ")\n\n";
+std::string catalogue_text(const Catalogue& cat, size_t width) {
+  std::string out = wrap_words("Dispatch keys of PyTorch " + std::string(cat.version()) + " (verified on " +
+                                    std::string(cat.spec().reference_build) + ")", 0, 2, width) + "\n\n";
   out += "Backends (" + std::to_string(cat.backend_count()) + ", BackendComponent order):\n  ";
-  for (auto b : cat.spec().backends) out += std::string(b) + " ";
-  out += "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
+  std::string backends;
+  for (auto b : cat.spec().backends) backends += std::string(b) + " ";
+  out += wrap_words(backends, 2, 2, width) + "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
   std::string line;
   for (Key f = 1; f <= cat.spec().functionalities.size(); ++f)
     line += cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "") + " ";
-  out += "  " + wrap_words(line, 2, 2, 80) + "\n";
-  out += "\nRuntime keys (" + std::to_string(cat.runtime_keys().size()) +
-         " table rows, in table order; ~ = not accepted by Python's parseDispatchKey):\n";
+  out += "  " + wrap_words(line, 2, 2, width) + "\n";
+  out += "\n" + wrap_words("Runtime keys (" + std::to_string(cat.runtime_keys().size()) +
+                               " table rows, in table order; ~ = not accepted by Python's parseDispatchKey):", 0, 2,
+                           width) + "\n";
   line.clear();
   for (Key k : cat.runtime_keys()) line += cat.name(k) + (cat.python_parseable(cat.name(k)) ? "" : "~") + " ";
-  out += "  " + wrap_words(line, 2, 2, 80) + "\n";
+  out += "  " + wrap_words(line, 2, 2, width) + "\n";
   out += "\nAlias keys (kernels registered to them fill these rows):\n";
   for (Key k = 0; k < cat.key_count(); ++k) {
     if (!cat.is_alias(k)) continue;
     const auto keys = cat.alias_runtime_keys(k);
-    out += "  " + cat.name(k) + " (" + std::to_string(keys.size()) + "): " +
-           wrap_words(summarize_keys(cat, keys), 6 + cat.name(k).size(), 6, 80) + "\n";
+    out += wrap_words("  " + cat.name(k) + " (" + std::to_string(keys.size()) + "): " + summarize_keys(cat, keys), 0, 6,
+                      width) + "\n";
   }
-  out += "\nAutogradother backends (a kernel here plus CompositeImplicitAutograd makes "
-         "AutogradOther ambiguous):\n  " +
-         wrap_words(summarize_keys(cat, cat.iterate(cat.autogradother_backends())), 2, 2, 80) + "\n";
+  out += "\n" + wrap_words("Autogradother backends (a kernel here plus CompositeImplicitAutograd makes "
+                           "AutogradOther ambiguous):", 0, 2, width) + "\n  " +
+         wrap_words(summarize_keys(cat, cat.iterate(cat.autogradother_backends())), 2, 2, width) + "\n";
   out += "\nBackend set of each autograd key (a kernel there blocks the math kernel):\n";
   for (Key k : autograd_runtime_keys(cat)) {
     const auto set = cat.iterate(cat.backend_set_from_autograd(k));
-    out += "  " + cat.name(k) + ": " + (set.empty() ? std::string("(empty)") : summarize_keys(cat, set)) + "\n";
+    out += wrap_words("  " + cat.name(k) + ": " + (set.empty() ? std::string("(empty)") : summarize_keys(cat, set)), 0,
+                      6, width) + "\n";
   }
   return out;
 }

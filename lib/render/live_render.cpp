@@ -19,7 +19,7 @@ std::string describe(const Catalogue& cat, const Row& row) {
 }  // namespace
 
 void append_stale_text(std::string& out, const Registry& registry, const Operator& op,
-                       const LiveTable& live, bool color) {
+                       const LiveTable& live, bool color, size_t width) {
   const Catalogue& cat = registry.catalogue();
   const auto keys = live.stale_keys();
   if (keys.empty()) {
@@ -34,9 +34,9 @@ void append_stale_text(std::string& out, const Registry& registry, const Operato
   for (Key k : keys) {
     const int slot = live.slot(k);
     out += "  " + cat.name(k) + "\n";
-    out += wrap_words("      live:       " + describe(cat, live.rows[slot]), 0, 18, 80) + "\n";
-    out += wrap_words("      recomputed: " + describe(cat, live.computed[slot]), 0, 18, 80) + "\n";
-    out += wrap_words("      " + stale_reason(registry, op, live, k), 0, 6, 80) + "\n";
+    out += wrap_words("      live:       " + describe(cat, live.rows[slot]), 0, 18, width) + "\n";
+    out += wrap_words("      recomputed: " + describe(cat, live.computed[slot]), 0, 18, width) + "\n";
+    out += wrap_words("      " + stale_reason(registry, op, live, k), 0, 6, width) + "\n";
   }
 }
 

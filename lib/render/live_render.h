@@ -2,6 +2,8 @@
 // text section after the grouped table and fields on the JSON rows.
 #pragma once
 
+#include "util/wrap.h"
+
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +15,7 @@ namespace dispatchctl {
 // "live table: N stale rows" and one paragraph per stale row (live vs recomputed,
 // and which registration last refreshed it). Nothing when no row is stale.
 void append_stale_text(std::string& out, const Registry& registry, const Operator& op,
-                       const LiveTable& live, bool color);
+                       const LiveTable& live, bool color, size_t width = k_default_width);
 // Adds "live": true, "stale_rows": [...] and, on every row object, "stale"
 // (and "computed": the recomputed row when stale) to a show_json() object.
 void annotate_live_json(nlohmann::ordered_json& op_json, const Registry& registry,

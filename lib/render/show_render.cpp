@@ -58,7 +58,8 @@ bool is_builtin_origin(const Origin& origin) {
 std::string provenance(const Catalogue& cat, const Operator& op, const Group& g) {
   if (g.rule == Rule::BackendFallback)
     return g.keys.size() == 1 ? "backend fallback " + short_debug(g.first->debug())
-                              : "each key's dispatcher-wide fallback (json lists them)";
+                              : "the backend fallback registered for each of these keys (--format json names "
+                                "each kernel)";
   if (g.rule == Rule::AmbiguousAutogradOther)
     return "CompositeImplicitAutograd plus a kernel on an autogradother backend: a call raises";
   if (g.rule == Rule::Missing) return "no kernel: a call that reaches these keys raises";
@@ -69,7 +70,8 @@ std::string provenance(const Catalogue& cat, const Operator& op, const Group& g)
   if (is_python_kernel(*g.first->kernel)) text += " (python kernel)";
   const auto* registered = op.kernels_at(g.first->provider);
   if (registered && registered->newest_first.size() > 1)
-    text += " (overrides " + std::to_string(registered->newest_first.size() - 1) + ")";
+    text += " (replaces " + std::to_string(registered->newest_first.size() - 1) + " earlier kernel" +
+            (registered->newest_first.size() > 2 ? "s" : "") + " at this key)";
   if (!is_builtin_origin(g.first->kernel->origin)) text += " [" + g.first->kernel->origin.to_string() + "]";
   return text;
 }
@@ -81,9 +83,9 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
   const Catalogue& cat = registry.catalogue();
   constexpr size_t k_tag_width = 24;
   constexpr size_t k_column = 2 + k_tag_width + 1;
-  constexpr size_t k_width = 80;
+  const size_t k_width = options.width;
   out += options.color ? "\x1b[1m" + op.name + "\x1b[0m\n" : op.name + "\n";
-  out += "  schema: " + (op.schema ? op.schema->text : std::string("(none: a dangling impl)")) + "\n";
+  out += "  schema: " + wrap_words(op.schema ? op.schema->text : std::string("(none: a dangling impl)"), 10, 10, k_width) + "\n";
 
   std::map<Rule, int> counts;
   for (const Row& row : rows) ++counts[row.rule];

@@ -8,12 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "table/table.h"
+#include "util/wrap.h"
 
 namespace dispatchctl {
 
 struct ShowOptions {
   bool all_keys = false;  // include missing rows
   bool color = false;
+  size_t width = k_default_width;  // text wraps to this many columns
 };
 
 void append_show_text(std::string& out, const Registry& registry, const Operator& op,

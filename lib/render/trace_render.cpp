@@ -8,8 +8,6 @@ namespace dispatchctl {
 
 namespace {
 
-constexpr size_t k_width = 100;
-
 nlohmann::ordered_json key_list(const Catalogue& cat, KeySet s) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
   for (Key k : cat.iterate(s)) j.push_back(cat.name(k));
@@ -32,19 +30,19 @@ std::string row_words(const Row& row) {
          std::string(tag_text(row.rule)) + "]";
 }
 
-void line(std::string& out, const std::string& label, const std::string& value) {
+void line(std::string& out, const std::string& label, const std::string& value, size_t width) {
   std::string text = "  " + label;
   if (text.size() < 26) text.append(26 - text.size(), ' ');
   else text += ' ';
-  out += wrap_words(text + value, 0, 26, k_width) + "\n";
+  out += wrap_words(text + value, 0, 26, width) + "\n";
 }
 
-void indent_block(std::string& out, const std::string& text, const std::string& pad) {
+void indent_block(std::string& out, const std::string& text, const std::string& pad, size_t width) {
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
-    out += pad + text.substr(pos, end - pos) + "\n";
+    out += wrap_words(pad + text.substr(pos, end - pos), 0, pad.size(), width) + "\n";
     pos = end + 1;
   }
 }
@@ -72,27 +70,28 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
                        const TraceRenderOptions& options) {
   const Catalogue& cat = registry.catalogue();
   const bool color = options.color;
+  const size_t k_width = options.width;
   out += (color ? "\x1b[1m" + trace.op + "\x1b[0m" : trace.op) + "  (PyTorch " +
          std::string(cat.version()) + ", live table)\n";
   for (size_t c = 0; c < trace.calls.size(); ++c) {
     const KeySetComputation& call = trace.calls[c];
-    out += "\nkey set of " + call.reason + " (§5.1):\n";
+    out += "\n" + wrap_words("key set of " + call.reason + ":", 0, 2, k_width) + "\n";
     if (c == 0)
-      for (const auto& step : options.tls_steps) line(out, "TLS", step);
+      for (const auto& step : options.tls_steps) line(out, "TLS", step, k_width);
     for (size_t i = 0; i < call.arguments.size(); ++i)
       line(out, "argument " + std::to_string(i) + " " + call.arguments[i].spec,
-           cat.format(call.arguments[i].keys));
-    if (call.arguments.empty()) line(out, "arguments", "no tensor arguments");
-    line(out, "union", cat.format(call.tensor_union));
-    line(out, "| TLS included", cat.format(call.tls_included));
-    line(out, "- TLS excluded", cat.format(call.tls_excluded));
-    line(out, "= after TLS", cat.format(call.after_tls));
+           cat.format(call.arguments[i].keys), k_width);
+    if (call.arguments.empty()) line(out, "arguments", "no tensor arguments", k_width);
+    line(out, "union", cat.format(call.tensor_union), k_width);
+    line(out, "| TLS included", cat.format(call.tls_included), k_width);
+    line(out, "- TLS excluded", cat.format(call.tls_excluded), k_width);
+    line(out, "= after TLS", cat.format(call.after_tls), k_width);
     const std::string backend =
         call.mask_backend == 0 ? "no backend bit: CPU's" : std::string(cat.spec().backends[call.mask_backend - 1]);
     line(out, "& fallthrough mask", "(" + backend + ") removes " +
-                                        cat.format(cat.minus(call.after_tls, call.dispatch)));
-    line(out, "= dispatch key set", cat.format(call.dispatch));
-    line(out, "highest-priority key", cat.name(trace.hops.empty() ? call.highest : call.highest));
+                                        cat.format(cat.minus(call.after_tls, call.dispatch)), k_width);
+    line(out, "= dispatch key set", cat.format(call.dispatch), k_width);
+    line(out, "highest-priority key", cat.name(trace.hops.empty() ? call.highest : call.highest), k_width);
   }
   out += "\nhops:\n";
   int number = 0;
@@ -100,14 +99,15 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
   for (const Hop& hop : trace.hops) {
     if (hop.call != current_call) {
       current_call = hop.call;
-      out += "  -- " + trace.calls[static_cast<size_t>(hop.call)].reason + "\n";
+      out += wrap_words("  -- " + trace.calls[static_cast<size_t>(hop.call)].reason, 0, 5, k_width) + "\n";
     }
     ++number;
     out += "  " + std::to_string(number) + ". ";
     out += tag_color(hop.row.rule, color);
     out += cat.name(hop.row.key);
     out += color_reset(color);
-    out += ": " + row_words(hop.row) + "\n";
+    out += wrap_words(": " + row_words(hop.row), 2 + std::to_string(number).size() + 2 + cat.name(hop.row.key).size(),
+                      7, k_width) + "\n";
     out += wrap_words("       " + source_words(cat, hop.row) + "; receives " + cat.format(hop.received), 0, 7,
                       k_width) + "\n";
     out += wrap_words("       " + hop.does, 0, 7, k_width) + "\n";
@@ -117,7 +117,8 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
       out += wrap_words("       holds " + hop.guard.name + " meanwhile: TLS excluded adds " + hop.guard.keys, 0,
                         9, k_width) + "\n";
     if (hop.action == HopAction::Redispatch)
-      out += "       -> redispatch with " + describe_mask(cat, hop.mask) + ": " + cat.format(hop.next) + "\n";
+      out += wrap_words("       -> redispatch with " + describe_mask(cat, hop.mask) + ": " + cat.format(hop.next), 0,
+                        10, k_width) + "\n";
     if (!hop.consequence.empty()) out += wrap_words("       NOTE: " + hop.consequence, 0, 9, k_width) + "\n";
     if (hop.stale) {
       out += wrap_words("       STALE: _dispatch_dump_table shows " + row_words(hop.computed) + "; " +
@@ -125,7 +126,7 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
     }
     if (hop.action == HopAction::Raise) {
       out += "       raises " + hop.error_type + ":\n";
-      indent_block(out, hop.error, "         ");
+      indent_block(out, hop.error, "         ", k_width);
     }
   }
   out += "\nresult: ";

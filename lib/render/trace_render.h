@@ -7,12 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "trace/trace.h"
+#include "util/wrap.h"
 
 namespace dispatchctl {
 
 struct TraceRenderOptions {
   bool color = false;
   std::vector<std::string> tls_steps;  // how the TLS came about (CallSetup::tls_steps)
+  size_t width = k_default_width;      // text wraps to this many columns
 };
 
 void append_trace_text(std::string& out, const Registry& registry, const Trace& trace,

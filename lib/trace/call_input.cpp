@@ -55,7 +55,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   KeySet keys = set_of_names(cat, it->second);
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string m = lower(parts[i]);
-    if (m == "requires_grad") continue;  // changes no key set (§5.3)
+    if (m == "requires_grad") continue;  // changes no key set
     if (m == "inference") {
       keys = cat.minus(keys, set_of_names(cat, cat.spec().inference_tensor_removed));
       continue;

@@ -52,6 +52,16 @@ std::optional<std::string> closest_match(std::string_view word,
       best = std::string(candidate);
     }
   }
+  if (best || word.size() < 4) return best;
+  // No typo close enough: a word that starts a name is likely that name cut
+  // short ('CompositeExplicit' -> 'CompositeExplicitAutograd'); take the shortest.
+  for (auto candidate : candidates) {
+    if (candidate.size() <= word.size() || (best && candidate.size() >= best->size())) continue;
+    bool prefix = true;
+    for (size_t i = 0; i < word.size() && prefix; ++i)
+      prefix = std::tolower(static_cast<unsigned char>(word[i])) == std::tolower(static_cast<unsigned char>(candidate[i]));
+    if (prefix) best = std::string(candidate);
+  }
   return best;
 }
 

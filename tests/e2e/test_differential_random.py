@@ -227,10 +227,12 @@ def main():
     export = os.path.join(args.workdir, "differential_export.json")
     patterns = [NAMESPACE_PREFIX + "*"] + core_ops
     e2e.run_exporter(args.exporter, [a for p in patterns for a in ("--op", p)] + ["-o", export])
+    # A bare name means every overload to dispatchctl; NAME.default is the unnamed one alone.
+    show_patterns = [NAMESPACE_PREFIX + "*"] + [op if "." in op.split("::")[1] else op + ".default" for op in core_ops]
     ours_tables = e2e.split_blocks(e2e.dispatchctl(args.dispatchctl,
-                                                   ["show"] + patterns + ["--format", "torch-table", "-m", export]))
+                                                   ["show"] + show_patterns + ["--format", "torch-table", "-m", export]))
     ours_states = e2e.split_blocks(e2e.dispatchctl(args.dispatchctl,
-                                                   ["show"] + patterns + ["--format", "torch-state", "-m", export]))
+                                                   ["show"] + show_patterns + ["--format", "torch-state", "-m", export]))
     bad_tables = e2e.compare(live_tables, ours_tables, "torch-table", limit=3)
     bad_states = e2e.compare(live_states, ours_states, "torch-state", limit=3)
     bad = set(bad_tables) | set(bad_states)

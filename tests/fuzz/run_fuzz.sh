@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded libFuzzer run over every target (what CI runs with
 # `tools/bootstrap --fuzz`): builds with clang + ASan/UBSan in its own build
-# directory, then fuzzes each target for FUZZ_TIME seconds (op_select for
+# directory, then fuzzes each target for FUZZ_TIME seconds (op_select, schema for
 # half of it), starting from a copy of tests/fuzz/corpus/TARGET.
 #
 #   tests/fuzz/run_fuzz.sh                  # build-fuzz/, 60 s per target
@@ -21,7 +21,7 @@ fuzz_time=${FUZZ_TIME:-60}
 fuzz_seed=${FUZZ_SEED:-1}
 fuzz_runs=${FUZZ_RUNS:-100000}
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(manifest torch_dump op_select torchgen_yaml)
+[ "${#targets[@]}" -gt 0 ] || targets=(manifest torch_dump op_select torchgen_yaml schema)
 
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link \
@@ -31,7 +31,7 @@ cmake --build "$build_dir" -j"${JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 failed=()
 for t in "${targets[@]}"; do
   seconds=$fuzz_time
-  [ "$t" = op_select ] && seconds=$(( (fuzz_time + 1) / 2 ))
+  [ "$t" = op_select ] || [ "$t" = schema ] && seconds=$(( (fuzz_time + 1) / 2 ))
   work="$build_dir/fuzz-corpus/$t" crashes="$build_dir/crashes/$t"
   mkdir -p "$work" "$crashes"
   log="$build_dir/fuzz-$t.log"

@@ -1,0 +1,60 @@
+#include "registry/manifest_schemas.h"
+
+#include <array>
+
+#include "registry/schema_parser.h"
+#include "util/errors.h"
+#include "util/json_locate.h"
+
+namespace dispatchctl {
+namespace {
+
+// Releases whose parser took lower-case type variables in any namespace
+// (from 2.1 on only aten:: and prim:: schemas may use them).
+constexpr std::array<std::string_view, 1> k_typevars_everywhere = {"1.13"};
+
+bool typevars_everywhere(std::string_view torch_version) {
+  for (auto release : k_typevars_everywhere)
+    if (torch_version.rfind(release, 0) == 0) return true;
+  return false;
+}
+
+// "FILE:LINE:COL" of byte `offset` of the (decoded) string value at `pointer`.
+std::string place(std::string_view text, const std::string& source, const std::string& pointer, size_t offset) {
+  const auto pos = JsonLocator(text).locate(pointer);
+  if (!pos) return source;
+  size_t at = 0;
+  for (int line = 1; line < pos->line && at < text.size(); ++line) at = text.find('\n', at) + 1;
+  at += static_cast<size_t>(pos->column);  // just after the opening quote
+  size_t raw = 0;
+  for (size_t decoded = 0; decoded < offset && at + raw < text.size() && text[at + raw] != '"'; ++decoded)
+    raw += text[at + raw] != '\\' ? 1 : text[at + raw + 1] == 'u' ? 6 : 2;
+  return source + ":" + std::to_string(pos->line) + ":" + std::to_string(pos->column + 1 + static_cast<int>(raw));
+}
+
+}  // namespace
+
+void check_manifest_schemas(const nlohmann::ordered_json& doc, std::string_view text, const std::string& source,
+                            std::string_view torch_version) {
+  const auto operators = doc.find("operators");
+  if (operators == doc.end() || !operators->is_array()) return;  // apply_manifest says what is wrong
+  const SchemaParseOptions options{typevars_everywhere(torch_version)};
+  for (size_t i = 0; i < operators->size(); ++i) {
+    const auto& op = (*operators)[i];
+    if (!op.is_object() || !op.contains("schema") || !op["schema"].is_string()) continue;
+    const std::string pointer = "/operators/" + std::to_string(i) + "/schema";
+    const std::string schema_text = op["schema"].get<std::string>();
+    auto parsed = parse_function_schema(schema_text, options);
+    if (const auto* error = std::get_if<SchemaError>(&parsed)) {
+      throw InputError(place(text, source, pointer, error->offset) + ": " + pointer + ": " + error->message +
+                       (error->fix.empty() ? "" : "; " + error->fix));
+    }
+    const auto& schema = std::get<FunctionSchema>(parsed);
+    const auto name = op.find("name");
+    if (name == op.end() || !name->is_string() || name->get<std::string>() == schema.full_name()) continue;
+    throw InputError(place(text, source, pointer, 0) + ": " + pointer + ": the schema defines '" + schema.full_name() +
+                     "' but \"name\" is '" + name->get<std::string>() + "'; make them the same operator");
+  }
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,44 @@
+// Which operators an OP argument names (issue 11 item 10).
+#include <doctest/doctest.h>
+
+#include "query/op_select.h"
+#include "util/errors.h"
+#include "util/suggest.h"
+
+using namespace dispatchctl;
+
+namespace {
+std::vector<std::string> names_of(const std::vector<const Operator*>& ops) {
+  std::vector<std::string> out;
+  for (const Operator* op : ops) out.push_back(op->name);
+  return out;
+}
+std::string error_of(const Registry& reg, const std::string& pattern) {
+  try {
+    (void)select_operators(reg, {pattern});
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("op selection: bare names, Python spellings, globs that match nothing") {
+  Registry reg(*Catalogue::for_version("2.14.1"));
+  for (const char* name : {"aten::nonzero", "aten::nonzero.out", "aten::nonzero_static", "aten::add.Tensor"})
+    reg.declare(name);
+  CHECK(names_of(select_operators(reg, {"aten::nonzero"})) == std::vector<std::string>{"aten::nonzero", "aten::nonzero.out"});
+  CHECK(names_of(select_operators(reg, {"aten::nonzero.default"})) == std::vector<std::string>{"aten::nonzero"});
+  CHECK(names_of(select_operators(reg, {"torch.ops.aten.add.Tensor"})) == std::vector<std::string>{"aten::add.Tensor"});
+  CHECK(names_of(select_operators(reg, {"aten.add.Tensor"})) == std::vector<std::string>{"aten::add.Tensor"});
+  CHECK(canonical_op_pattern("torch.ops.aten.add") == "aten::add");
+  CHECK(error_of(reg, "aten::nonzeor*").find("no operator matches 'aten::nonzeor*'") != std::string::npos);
+  CHECK(error_of(reg, "aten::nonzeor*").find("did you mean 'aten::nonzero'") != std::string::npos);
+}
+
+TEST_CASE("did-you-mean: a name cut short suggests the shortest name it starts") {
+  const std::vector<std::string_view> keys = {"CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
+                                              "CompositeImplicitAutograd"};
+  CHECK(closest_match("CompositeExplicit", keys) == std::optional<std::string>("CompositeExplicitAutograd"));
+  CHECK(!closest_match("Com", keys));  // too short to mean anything
+}
