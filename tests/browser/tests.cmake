@@ -24,7 +24,7 @@ browser_test(report_full_1.13.1 report -m builtin:1.13.1 --
 # A registration change: Python Meta kernels layered over 2.14.1.
 browser_test(diff_python_meta diff --old builtin:2.14.1 --new builtin:2.14.1 --new ${PROJECT_SOURCE_DIR}/examples/python_meta_override.json
              --format html --
-             --screenshot ${BROWSER_OUT}/diff_python_meta.png --expect-rows 4 --filter conj --expect-visible 1
+             --screenshot ${BROWSER_OUT}/diff_python_meta.png --expect-rows 2 --filter conj --expect-visible 1
              --click aten::_conj_physical,Meta --expect-line "Meta: registered at /src/mylib/mylib/meta.py:31 [kernel]")
 
 # report through the binary: bad input is one line and exit 2, and -o leaves no file behind.

@@ -15,6 +15,8 @@ A case runs `dispatchctl ARGS...` (after optional setup) and checks:
   stdout_equals = FILE        stdout is byte-identical to FILE (gunzipped if .gz)
   absent = [GLOB...]          no file matches afterwards
   timeout = SECONDS           the command must finish in time (default 120)
+  max_columns = N             no stdout line is longer than N characters
+  env = {NAME = "VALUE"}      extra environment (COLUMNS is unset unless given)
 Before the command: setup = [[ARGS...], ...] (dispatchctl runs that must exit 0)
 and setup_sh = "..." (a bash script; $DISPATCHCTL is the binary).
 {root}, {tmp}, {manifests} and {here} expand in run, setup, setup_sh, cwd,
@@ -32,7 +34,7 @@ import tempfile
 import tomllib
 
 KNOWN = {"name", "run", "exit", "stdout", "stderr", "output", "no_stdout", "stderr_lines", "json", "json_equals",
-         "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd"}
+         "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd", "env", "max_columns"}
 
 
 def main():
@@ -63,6 +65,8 @@ def run_case(case, dispatchctl, root, here, tmp):
         return text
 
     env = dict(os.environ, DISPATCHCTL=dispatchctl)
+    env.pop("COLUMNS", None)  # output width: 80 unless a case sets it
+    env.update(case.get("env", {}))
     timeout = case.get("timeout", 120)
     if "setup_sh" in case:
         subprocess.run(["bash", "-euo", "pipefail", "-c", expand(case["setup_sh"])], check=True, env=env, cwd=tmp)
@@ -87,6 +91,10 @@ def run_case(case, dispatchctl, root, here, tmp):
         for pattern in case.get(stream, []):
             if not re.search(pattern, text, re.M):
                 problems.append(f"{stream} lacks /{pattern}/")
+    if "max_columns" in case:
+        wide = [line for line in out.splitlines() if len(line) > case["max_columns"]]
+        if wide:
+            problems.append(f"{len(wide)} stdout lines over {case['max_columns']} columns, e.g. {wide[0]!r}")
     for pattern in case.get("no_stdout", []):
         if re.search(pattern, out, re.M):
             problems.append(f"stdout has /{pattern}/")
