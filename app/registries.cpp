@@ -17,7 +17,7 @@ void setup_registries(CLI::App& app, int& exit_code) {
       "Use one with -m builtin:VERSION; without -m every command uses builtin:2.14.1.\n"
       "Both are Debian's CPU-only builds: no kernel is registered for CUDA, HIP, XPU, MPS…, so their\n"
       "CUDA rows are what a CPU-only PyTorch computes; export your CUDA build\n"
-      "(tools/dispatchctl-export.py -o my_torch.json, then -m my_torch.json) for CUDA answers.\n"
+      "(-m python, or dispatchctl export -o my_torch.json) for CUDA answers.\n"
       "JSON: [{name, torch_version, cpu_only, backends_compiled, backends_not_compiled, operators,\n"
       "kernels, fallbacks, default}]");
   sub->add_flag("--json", *json, "JSON output");
@@ -46,7 +46,7 @@ void setup_registries(CLI::App& app, int& exit_code) {
       for (const auto& b : build.compiled) compiled += (compiled.empty() ? "" : " ") + b;
       if (build.cpu_only)
         text += "  CPU-only build (kernels for " + compiled + " only): CUDA rows are what a CPU-only\n"
-                "  PyTorch computes; export your CUDA build (tools/dispatchctl-export.py)\n"
+                "  PyTorch computes; export your CUDA build (-m python)\n"
                 "  for CUDA answers\n";
     }
     write_stdout(*json ? json_document({{"registries", std::move(list)}}).dump(2) + "\n" : text);

@@ -102,7 +102,7 @@ void setup_show(CLI::App& app, int& exit_code) {
       "torch._C._dispatch_dump). With several operators the torch formats print '=== NAME' "
       "before each block, sorted by name.\n"
       "The built-in registries are CPU-only builds: their CUDA rows are what a CPU-only PyTorch "
-      "computes (text says so in a note); export your CUDA build (tools/dispatchctl-export.py) "
+      "computes (text says so in a note); export your CUDA build (-m python) "
       "for CUDA answers.\n\n"
       "Examples:\n"
       "  dispatchctl show aten::add\n"

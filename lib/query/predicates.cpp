@@ -112,7 +112,7 @@ namespace {
 
 std::string not_compiled_text(const std::string& backends) {
   return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
-         "computes; export your CUDA build (tools/dispatchctl-export.py, then -m FILE) for CUDA answers";
+         "computes; export your CUDA build (-m python, or dispatchctl export -o FILE) for CUDA answers";
 }
 
 }  // namespace
