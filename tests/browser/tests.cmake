@@ -27,17 +27,4 @@ browser_test(diff_python_meta diff --old builtin:2.14.1 --new builtin:2.14.1 --n
              --screenshot ${BROWSER_OUT}/diff_python_meta.png --expect-rows 4 --filter conj --expect-visible 1
              --click aten::_conj_physical,Meta --expect-line "Meta: registered at /src/mylib/mylib/meta.py:31 [kernel]")
 
-# report through the binary: bad input is one line and exit 2, and -o leaves no file behind.
-set(REPORT_EXPECT ${PROJECT_SOURCE_DIR}/tests/cli_core/expect.sh)
-add_test(NAME report_cli_unknown_key
-         COMMAND ${REPORT_EXPECT} 2 "--key: 'Meat' is not a dispatch key of PyTorch 2.14. did you mean 'Meta'"
-                 -- $<TARGET_FILE:dispatchctl> report --key Meat -o ${BROWSER_OUT}/never_written.html)
-add_test(NAME report_cli_alias_key
-         COMMAND ${REPORT_EXPECT} 2 "'CompositeImplicitAutograd' is not a runtime key"
-                 -- $<TARGET_FILE:dispatchctl> report --key CompositeImplicitAutograd)
-add_test(NAME report_cli_unknown_op
-         COMMAND ${REPORT_EXPECT} 2 "unknown operator 'aten::ad'.*did you mean 'aten::add'"
-                 -- $<TARGET_FILE:dispatchctl> report --op aten::ad)
-add_test(NAME report_cli_no_file_after_error
-         COMMAND ${CMAKE_COMMAND} -E cat ${BROWSER_OUT}/never_written.html)
-set_tests_properties(report_cli_no_file_after_error PROPERTIES WILL_FAIL TRUE DEPENDS report_cli_unknown_key)
+# report's bad-input cases (one line, exit 2, no file) are in tests/cli/cases/report.toml.
