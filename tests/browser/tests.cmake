@@ -26,3 +26,5 @@ browser_test(diff_python_meta diff --old builtin:2.14.1 --new builtin:2.14.1 --n
              --format html --
              --screenshot ${BROWSER_OUT}/diff_python_meta.png --expect-rows 2 --filter conj --expect-visible 1
              --click aten::_conj_physical,Meta --expect-line "Meta: registered at /src/mylib/mylib/meta.py:31 [kernel]")
+
+# report's bad-input cases (one line, exit 2, no file) are in tests/cli/cases/report.toml.

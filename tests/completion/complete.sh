@@ -95,7 +95,7 @@ expect_only "dispatchctl show -m builtin:2.14.1 -m $src/examples/custom_op.json 
 # Subcommands, flags and values from the CLI's own definitions.
 expect_only "dispatchctl sh" show
 expect "dispatchctl " show explain has-kernel query trace diff check keys import registries report completion
-expect_only "dispatchctl import " torch-dump
+expect_only "dispatchctl import " torch-dump torchgen
 expect_only "dispatchctl completion " bash zsh fish
 expect_only "dispatchctl show --format " text json torch-table torch-state
 expect_only "dispatchctl diff --format h" html
