@@ -70,7 +70,8 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     result.torch_version = registry.torch_version;
     // Every manifest file given counts, loaded or not: one that fails to load
     // leaves its operators out, never the whole base registry in (§ check).
-    std::vector<std::string> manifest_files;
+    // load.manifest_files adds the files a typed source such as torchgen:DIR read.
+    std::vector<std::string> manifest_files = load.manifest_files;
     for (const auto& s : sources)
       if (s.rfind(k_builtin_prefix, 0) != 0) manifest_files.push_back(s);
     if (options.include_base) manifest_files.clear();
