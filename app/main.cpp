@@ -11,12 +11,17 @@ int main(int argc, char** argv) {
   using namespace dispatchctl;
   CLI::App app{
       "dispatchctl: inspect PyTorch dispatch tables. Which kernel runs for which dispatch key, "
-      "and why; computed exactly as PyTorch 1.13 / 2.14 does.\n"
+      "and why; computed exactly as PyTorch does, for any release (built in: 2.14.1, 1.13.1; others\n"
+      "through -m python or an export with its release profile).\n"
       "Without -m, commands use the real registry of PyTorch 2.14.1 built into this binary.\n"
+      "-m takes a manifest FILE, builtin:VERSION, python[:INTERPRETER], torchgen:PATH or\n"
+      "torchgen-backend:FILE; a manifest without aten:: operators is layered over its release\n"
+      "(--bare: alone).\n"
       "Examples:\n"
       "  dispatchctl show aten::add\n"
       "  dispatchctl show aten::add.Tensor --format torch-table\n"
       "  dispatchctl show 'aten::add*' -m builtin:2.14.1 -m my_backend.json\n"
+      "  dispatchctl show aten::add -m python\n"
       "  dispatchctl keys --alias CompositeExplicitAutograd",
       "dispatchctl"};
   app.require_subcommand(1);
