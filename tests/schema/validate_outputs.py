@@ -44,7 +44,7 @@ CASES = [
     ("trace", ["trace", "aten::matmul", "--tensor", "cpu", "--tensor", "cpu", "--autocast", "cpu", "--format", "json"], 0),
     ("trace", ["trace", "demo::cpu_only", "-m", "builtin:2.14.1", "-m", stale, "--tensor", "meta", "--format", "json"], 1),
     ("trace", ["trace", "demo::stale", "-m", "builtin:2.14.1", "-m", stale, "--tensor", "cpu", "--format", "json"], 0),
-    ("trace", ["trace", "aten::add.Tensor", "--tensor", "cpu:conj", "--format", "json"], 0),
+    ("trace", ["trace", "aten::add.Tensor", "--tensor", "cpu:conj", "--tensor", "cpu", "--format", "json"], 0),
     ("diff", ["diff", "--format", "json", "--old", "builtin:2.14.1", "--new", "builtin:2.14.1",
               "--new", str(manifests / "diff/add_cea_to_cia_op.json")], 1),
     ("diff", ["diff", "--format", "json", str(manifests / "diff/small_old.json"),
