@@ -1,5 +1,7 @@
 #include "render/verify_render.h"
 
+#include "render/json_document.h"
+
 namespace dispatchctl {
 
 std::string verify_text(const VerifyResult& r) {
@@ -15,7 +17,7 @@ std::string verify_text(const VerifyResult& r) {
 }
 
 nlohmann::ordered_json verify_json(const VerifyResult& r) {
-  nlohmann::ordered_json j;
+  nlohmann::ordered_json j = json_document();
   j["identical"] = r.all_identical();
   j["tables"] = {{"identical", r.tables_identical}, {"total", r.tables_total}};
   j["states"] = {{"identical", r.states_identical}, {"total", r.states_total}};

@@ -19,6 +19,7 @@ schemas_dir = root / "schemas"
 manifests = root / "tests/manifests"
 small = str(root / "tests/cli/fixtures/small.json")
 stale = str(root / "tests/cli/fixtures/stale.json")
+fixtures = root / "tests/schema/fixtures"
 
 # (schema name, command arguments, expected exit status)
 CASES = [
@@ -44,7 +45,7 @@ CASES = [
     ("trace", ["trace", "aten::matmul", "--tensor", "cpu", "--tensor", "cpu", "--autocast", "cpu", "--format", "json"], 0),
     ("trace", ["trace", "demo::cpu_only", "-m", "builtin:2.14.1", "-m", stale, "--tensor", "meta", "--format", "json"], 1),
     ("trace", ["trace", "demo::stale", "-m", "builtin:2.14.1", "-m", stale, "--tensor", "cpu", "--format", "json"], 0),
-    ("trace", ["trace", "aten::add.Tensor", "--tensor", "cpu:conj", "--format", "json"], 0),
+    ("trace", ["trace", "aten::add.Tensor", "--tensor", "cpu:conj", "--tensor", "cpu", "--format", "json"], 0),
     ("diff", ["diff", "--format", "json", "--old", "builtin:2.14.1", "--new", "builtin:2.14.1",
               "--new", str(manifests / "diff/add_cea_to_cia_op.json")], 1),
     ("diff", ["diff", "--format", "json", str(manifests / "diff/small_old.json"),
@@ -57,6 +58,10 @@ CASES = [
     ("keys", ["keys", "--json", "--torch-version", "1.13"], 0),
     ("keys", ["keys", "--alias", "CompositeExplicitAutograd", "--json"], 0),
     ("registries", ["registries", "--json"], 0),
+    # Recorded tables are real PyTorch 2.14.1 dumps (shared data); verify_differs records
+    # aten::tanh's table under aten::sigmoid and under an operator the registry lacks.
+    ("verify", ["verify", "-m", "builtin:2.14.1", "-m", str(fixtures / "verify_identical.json"), "--format", "json"], 0),
+    ("verify", ["verify", "-m", "builtin:2.14.1", "-m", str(fixtures / "verify_differs.json"), "--format", "json"], 1),
 ]
 
 store = {}
