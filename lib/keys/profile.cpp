@@ -75,13 +75,12 @@ class ProfileReader {
     const json* obj = r_.object(field, required);
     if (!obj) return out;
     ObjectReader lists(*obj, r_.source(), r_.at(field), {});
-    for (const auto& [name, value] : obj->items())
-      out.emplace_back(keep(name), [&] {
-        std::vector<std::string_view> keys;
-        auto list = lists.strings(name.c_str(), true);
-        for (auto& s : *list) keys.push_back(keep(std::move(s)));
-        return keys;
-      }());
+    for (const auto& item : obj->items()) {
+      std::vector<std::string_view> keys;
+      auto list = lists.strings(item.key().c_str(), true);
+      for (auto& s : *list) keys.push_back(keep(std::move(s)));
+      out.emplace_back(keep(item.key()), std::move(keys));
+    }
     return out;
   }
 
