@@ -56,6 +56,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--big-operators", type=int, default=1_000_000,
+                        help="operators of the generated large manifest (0: skip that job)")
     args = parser.parse_args()
     tool = os.path.join(args.build, "app", "dispatchctl")
     phases = os.path.join(args.build, "bench", "bench_phases")
@@ -103,6 +105,66 @@ def main():
               f"{torch_wall / max(ours_wall, 1e-3):.0f}x faster, {torch_peak / ours_peak:.0f}x less memory")
     else:
         print("\n(PyTorch not installed for /usr/bin/python3: no side-by-side ratio)")
+    io_rows(tool, args.runs, args.big_operators)
+
+
+# --------------------------------------------------------------------------
+# Large manifests, diffs and -m python (issue 14, the I/O part): each job with
+# wall, CPU and peak memory, and its ratio to the target (<= 1.00 meets it).
+
+def measure_cpu(cmd, runs, env=None, ok=(0, 1)):
+    """Median wall and CPU seconds (user+sys, children included) and max peak MiB."""
+    walls, cpus, peaks = [], [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        walls.append(time.perf_counter() - start)
+        if os.waitstatus_to_exitcode(status) not in ok:
+            sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode()}")
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        peaks.append(usage.ru_maxrss / 1024)
+    return statistics.median(walls), statistics.median(cpus), max(peaks)
+
+
+def io_rows(tool, runs, big_operators):
+    # (job, wall, cpu, peak MiB, target text, ratio by wall, ratio by CPU: on a
+    # loaded machine wall time is mostly waiting; CPU time is what the job costs)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if big_operators:
+            big = os.path.join(tmp, "big.json")
+            subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_big_manifest.py"), big,
+                            "--operators", str(big_operators)], check=True)
+            size_mib = os.path.getsize(big) / 2**20
+            wall, cpu, peak = measure_cpu([tool, "show", "x::op_1", "-m", big], max(1, min(runs, 3)))
+            rows.append((f"show x::op_1 -m big.json ({big_operators} ops, {size_mib:.0f} MiB)", wall, cpu, peak,
+                         "<= 10 s", wall / 10, cpu / 10))
+            rows.append(("  its peak memory", wall, cpu, peak, f"<= {2 * size_mib:.0f} MiB (2x file)",
+                         peak / (2 * size_mib), None))
+            os.remove(big)
+        wall, cpu, peak = measure_cpu([tool, "diff", "builtin:1.13.1", "builtin:2.14.1", "--format", "json"], runs)
+        rows.append(("diff builtin:1.13.1 builtin:2.14.1 --format json", wall, cpu, peak, "<= 1 s", wall / 1, cpu / 1))
+        if torch_available():
+            env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+            python = [tool, "show", "aten::add", "-m", "python:/usr/bin/python3"]
+            wall, cpu, peak = measure_cpu(python, 1, env)  # uncached: the export
+            imp_wall, imp_cpu, _ = measure_cpu(["/usr/bin/python3", "-c", "import torch"], runs)
+            rows.append(("-m python, uncached (exports)", wall, cpu, peak,
+                         f"<= import torch + 1 s ({imp_wall:.2f} s)", wall / (imp_wall + 1),
+                         cpu / (imp_cpu + 1)))
+            cached = [os.path.join(tmp, "cache", "dispatchctl", n)
+                      for n in os.listdir(os.path.join(tmp, "cache", "dispatchctl")) if n.startswith("export-")]
+            f_wall, f_cpu, f_peak = measure_cpu([tool, "show", "aten::add", "-m", cached[0]], runs)
+            rows.append(("show aten::add -m EXPORT.json (same manifest)", f_wall, f_cpu, f_peak, "", None, None))
+            wall, cpu, peak = measure_cpu(python, runs, env)
+            rows.append(("-m python, cached", wall, cpu, peak, "<= file + 10 ms",
+                         max(wall - f_wall, 0) / 0.010, max(cpu - f_cpu, 0) / 0.010))
+    print(f"\nlarge manifests, diffs and -m python (median of {runs} runs; ratio <= 1.00 meets the target):")
+    print(f"{'job':52} {'wall':>8} {'cpu':>8} {'peak':>10}  {'target':30} ratio (wall, cpu)")
+    for job, wall, cpu, peak, target, by_wall, by_cpu in rows:
+        shown = " ".join("" if r is None else f"{r:5.2f}" for r in (by_wall, by_cpu))
+        print(f"{job:52} {wall:7.2f}s {cpu:7.2f}s {peak:8.1f}MiB  {target:30} {shown}")
 
 
 if __name__ == "__main__":

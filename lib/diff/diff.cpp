@@ -8,6 +8,7 @@
 
 #include "query/op_select.h"
 #include "util/errors.h"
+#include "util/log.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -47,11 +48,14 @@ std::string kernel_identity(std::string_view debug, bool locations) {
 
 // kernel_identity(x, false) == kernel_identity(y, false), without allocating:
 // a release diff compares close to a million rows.
+// Only ':' and '_' can start a location: other characters are compared
+// without the call (a release diff makes ~26 M of them otherwise).
 static bool same_identity(std::string_view x, std::string_view y) {
+  auto may_start = [](char c) { return c == ':' || c == '_'; };
   size_t i = 0, j = 0;
   while (true) {
-    for (size_t n; i < x.size() && (n = skip_location(x, i)) != i;) i = n;
-    for (size_t n; j < y.size() && (n = skip_location(y, j)) != j;) j = n;
+    for (size_t n; i < x.size() && may_start(x[i]) && (n = skip_location(x, i)) != i;) i = n;
+    for (size_t n; j < y.size() && may_start(y[j]) && (n = skip_location(y, j)) != j;) j = n;
     if (i == x.size() || j == y.size()) return i == x.size() && j == y.size();
     if (x[i++] != y[j++]) return false;
   }
@@ -381,6 +385,7 @@ class Differ {
 
 DiffResult diff_registries(const Registry& old_registry, const Registry& new_registry,
                            const DiffOptions& options) {
+  PhaseTimer timer("diff");
   return Differ(old_registry, new_registry, options).run();
 }
 

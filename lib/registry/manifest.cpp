@@ -1,12 +1,15 @@
 #include "registry/manifest.h"
 
 #include <algorithm>
+#include <functional>
+#include <type_traits>
 
 #include "keys/profile.h"
 #include "registry/key_lookup.h"
 #include "util/json_object_reader.h"
 #include "registry/manifest_schemas.h"
-#include "util/json_parse.h"
+#include "util/file_io.h"
+#include "registry/manifest_stream.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -40,21 +43,6 @@ const Catalogue& catalogue_of(const ObjectReader& top, const std::string& versio
                "'dispatchctl export --python PYTHON -o torch.json' and load it first (-m torch.json)");
 }
 
-// A manifest that defines PyTorch's own operators (an aten:: schema) is a
-// whole registry; anything else (custom ops, backend kernels, fallbacks of
-// one backend) is meant to be layered over its release's registry.
-bool defines_aten(const json& doc) {
-  auto ops = doc.find("operators");
-  if (ops == doc.end() || !ops->is_array()) return false;
-  for (const auto& op : *ops) {
-    if (!op.is_object() || !op.contains("schema")) continue;
-    auto name = op.find("name");
-    if (name != op.end() && name->is_string() && name->get_ref<const std::string&>().rfind("aten::", 0) == 0)
-      return true;
-  }
-  return false;
-}
-
 const std::vector<std::string_view> k_top_fields = {
     "dispatchctl_manifest", "torch_version", "fallbacks", "operators", "description",
     "release_profile", "recorded"};
@@ -66,16 +54,23 @@ const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthr
 constexpr std::string_view k_then_names[] = {"", "return", "redispatch", "call", "decompose", "raise"};
 const std::vector<std::string_view> k_fallback_fields = {"key", "kernel", "fallthrough"};
 
+std::string operator_pointer(size_t index) { return "/operators/" + std::to_string(index); }
+
 void check_operator_name(const ObjectReader& r, const std::string& name) {
   const auto sep = name.find("::");
   if (sep == std::string::npos || sep == 0 || sep + 2 >= name.size() || name.find(' ') != std::string::npos)
     r.fail(r.at("name"), "operator name '" + name + "' is not NAMESPACE::NAME[.OVERLOAD]");
 }
 
-void load_kernel(Registry& registry, const std::string& op_name, const ObjectReader& r) {
-  Kernel kernel;
-  kernel.key = require_key(registry.catalogue(), *r.string("key", true), r.source() + ": " + r.at("key"));
-  kernel.debug = *r.string("kernel", true);
+using Problem = ManifestOperator::Problem;
+
+// One "kernels" element, checked up to its key's resolution (`at` says how far).
+ManifestKernel read_kernel(const ObjectReader& r, Problem::At& at, std::string& key) {
+  ManifestKernel kernel;
+  at = Problem::At::KernelKey;
+  kernel.key = key = *r.string("key", true);
+  at = Problem::At::Kernel;
+  kernel.kernel = *r.string("kernel", true);
   kernel.fallthrough = r.boolean("fallthrough").value_or(false);
   kernel.signature = r.string("signature", false);
   kernel.boxed = r.boolean("boxed").value_or(true);
@@ -89,59 +84,128 @@ void load_kernel(Registry& registry, const std::string& op_name, const ObjectRea
                                "; expected return, redispatch, call, decompose or raise");
     kernel.then = static_cast<KernelThen>(found - std::begin(k_then_names));
   }
-  kernel.origin = Origin{r.source(), r.pointer(), 0};
-  registry.impl(op_name, std::move(kernel));
+  return kernel;
 }
 
-void load_operator(Registry& registry, const ObjectReader& r) {
-  const std::string name = *r.string("name", true);
-  check_operator_name(r, name);
-  auto schema_text = r.string("schema", false);
-  auto debug = r.string("debug", false);
-  auto alias_analysis = r.string("alias_analysis", false);
-  if (alias_analysis && *alias_analysis != "FROM_SCHEMA" && *alias_analysis != "CONSERVATIVE" &&
-      *alias_analysis != "PURE_FUNCTION")
-    r.fail(r.at("alias_analysis"), "'" + *alias_analysis +
-                                       "' is not an alias analysis kind; expected FROM_SCHEMA, "
-                                       "CONSERVATIVE or PURE_FUNCTION");
-  if (!schema_text && (debug || alias_analysis))
-    r.fail(r.pointer(), "'debug' and 'alias_analysis' describe a schema; add \"schema\" or remove them");
-  if (schema_text) {
-    Schema schema;
-    schema.text = *schema_text;
-    schema.debug = debug.value_or("");
-    schema.alias_analysis = alias_analysis.value_or("CONSERVATIVE");
-    schema.alias_analysis_explicit = alias_analysis.has_value();
-    schema.origin = Origin{r.source(), r.at("schema"), 0};
-    registry.define(name, std::move(schema));
-  } else {
-    registry.declare(name);
+// One "operators" element as a record: everything but its keys checked now,
+// the first problem kept for apply_manifest to throw where a walk meets it.
+ManifestOperator read_operator(const json& element, size_t index, const std::string& source) {
+  ManifestOperator op;
+  if (element.is_object()) {  // what the schema check reads even of a broken entry
+    if (auto name = element.find("name"); name != element.end() && name->is_string())
+      op.name = name->get<std::string>(), op.name_is_string = true;
+    if (auto schema = element.find("schema"); schema != element.end() && schema->is_string())
+      op.schema = schema->get<std::string>();
   }
-  if (const json* kernels = r.array("kernels")) {
-    for (size_t i = 0; i < kernels->size(); ++i)
-      load_kernel(registry, name,
-                  ObjectReader((*kernels)[i], r.source(), r.at("kernels") + "/" + std::to_string(i),
-                               k_kernel_fields));
+  Problem::At at = Problem::At::Operator;
+  std::string key;
+  try {
+    const ObjectReader r(element, source, operator_pointer(index), k_operator_fields);
+    const std::string name = *r.string("name", true);
+    check_operator_name(r, name);
+    (void)r.string("schema", false);
+    op.debug = r.string("debug", false);
+    op.alias_analysis = r.string("alias_analysis", false);
+    if (op.alias_analysis && *op.alias_analysis != "FROM_SCHEMA" && *op.alias_analysis != "CONSERVATIVE" &&
+        *op.alias_analysis != "PURE_FUNCTION")
+      r.fail(r.at("alias_analysis"), "'" + *op.alias_analysis +
+                                         "' is not an alias analysis kind; expected FROM_SCHEMA, "
+                                         "CONSERVATIVE or PURE_FUNCTION");
+    if (!op.schema && (op.debug || op.alias_analysis))
+      r.fail(r.pointer(), "'debug' and 'alias_analysis' describe a schema; add \"schema\" or remove them");
+    at = Problem::At::AfterDefine;
+    if (const json* kernels = r.array("kernels")) {
+      op.kernels.reserve(kernels->size());
+      for (size_t i = 0; i < kernels->size(); ++i) {
+        at = Problem::At::KernelKey;
+        const ObjectReader kernel((*kernels)[i], source, r.at("kernels") + "/" + std::to_string(i), k_kernel_fields);
+        op.kernels.push_back(read_kernel(kernel, at, key));
+      }
+    }
+  } catch (const InputError& e) {
+    op.problem = std::make_unique<Problem>(Problem{at, e.what(), std::move(key)});
   }
+  return op;
 }
 
-}  // namespace
+// A manifest that defines PyTorch's own operators (an aten:: schema) is a
+// whole registry; anything else (custom ops, backend kernels, fallbacks of
+// one backend) is meant to be layered over its release's registry.
+bool defines_aten(const json& element) {
+  if (!element.is_object() || !element.contains("schema")) return false;
+  auto name = element.find("name");
+  return name != element.end() && name->is_string() &&
+         name->get_ref<const std::string&>().rfind("aten::", 0) == 0;
+}
 
-ManifestDocument read_manifest(std::string_view text, const std::string& source,
+ManifestDocument read_streamed(const std::function<StreamedManifest(const OperatorSink&)>& stream,
+                               const std::function<std::string()>& text, const std::string& source,
                                const Catalogue* base) {
-  ManifestDocument m{parse_json_or_throw(text, source), "", source};
+  ManifestDocument m;
+  m.source = source;
+  const OperatorSink keep = [&m, &source](json&& element) {
+    m.whole_registry = m.whole_registry || defines_aten(element);
+    m.operators.push_back(read_operator(element, m.operators.size(), source));
+  };
+  StreamedManifest streamed = stream(keep);
+  m.doc = std::move(streamed.top);
+  m.bytes = streamed.bytes;
   ObjectReader top(m.doc, source, "", k_top_fields);
   m.torch_version = checked_version(top);
   m.catalogue = &catalogue_of(top, m.torch_version, base);
   m.has_profile = top.get("release_profile") != nullptr;
-  m.whole_registry = defines_aten(m.doc);
   if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
     top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
-  check_manifest_schemas(m.doc, text, source, m.torch_version);
+  check_manifest_schemas(m.operators, text, source, m.torch_version);
   return m;
 }
 
-void apply_manifest(Registry& registry, const ManifestDocument& manifest) {
+template <class Op>
+void apply_operator(Registry& registry, Op&& op, size_t index, const std::string& source) {
+  // Moved out of an rvalue record, copied out of a const one.
+  auto take = [](auto& field) -> decltype(auto) {
+    if constexpr (std::is_const_v<std::remove_reference_t<Op>>) return field;
+    else return std::move(field);
+  };
+  const Problem* problem = op.problem.get();
+  if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
+  const std::string pointer = operator_pointer(index);
+  if (op.schema) {
+    Schema schema;
+    schema.text = take(*op.schema);
+    schema.debug = op.debug.value_or("");
+    schema.alias_analysis = op.alias_analysis.value_or("CONSERVATIVE");
+    schema.alias_analysis_explicit = op.alias_analysis.has_value();
+    schema.origin = Origin{source, pointer + "/schema", 0};
+    registry.define(op.name, std::move(schema));
+  } else {
+    registry.declare(op.name);
+  }
+  if (problem && problem->at == Problem::At::AfterDefine) throw InputError(problem->message);
+  const std::string kernels_at = source + ": " + pointer + "/kernels/";
+  auto resolve = [&](const std::string& key, size_t i) {
+    return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key");
+  };
+  for (size_t i = 0; i < op.kernels.size(); ++i) {
+    auto& k = op.kernels[i];
+    Kernel kernel;
+    kernel.key = resolve(k.key, i);
+    kernel.debug = take(k.kernel);
+    kernel.fallthrough = k.fallthrough;
+    kernel.signature = take(k.signature);
+    kernel.boxed = k.boxed;
+    kernel.unboxed = k.unboxed;
+    kernel.then = k.then;
+    kernel.origin = Origin{source, pointer + "/kernels/" + std::to_string(i), 0};
+    registry.impl(op.name, std::move(kernel));
+  }
+  if (!problem) return;
+  if (problem->at == Problem::At::Kernel) (void)resolve(problem->key, op.kernels.size());
+  throw InputError(problem->message);
+}
+
+template <class Doc>
+void apply_document(Registry& registry, Doc&& manifest) {
   const json& doc = manifest.doc;
   const std::string& source = manifest.source;
   ObjectReader top(doc, source, "", k_top_fields);
@@ -161,13 +225,45 @@ void apply_manifest(Registry& registry, const ManifestDocument& manifest) {
       registry.fallback(std::move(fb));
     }
   }
-  if (const json* operators = top.array("operators")) {
-    for (size_t i = 0; i < operators->size(); ++i)
-      load_operator(registry, ObjectReader((*operators)[i], source,
-                                           "/operators/" + std::to_string(i), k_operator_fields));
+  (void)top.array("operators");  // kept only when it is not an array: says so
+  registry.reserve_operators(manifest.operators.size());
+  if constexpr (std::is_const_v<std::remove_reference_t<Doc>>) {
+    size_t index = 0;
+    for (const auto& op : manifest.operators) apply_operator(registry, op, index++, source);
+  } else {
+    // Each record dropped once applied: the registry grows as they go.
+    for (size_t index = 0; !manifest.operators.empty(); ++index) {
+      apply_operator(registry, std::move(manifest.operators.front()), index, source);
+      manifest.operators.pop_front();
+    }
   }
   registry.sources.push_back(source);
 }
+
+}  // namespace
+
+ManifestOperator::ManifestOperator(const ManifestOperator& other)
+    : name(other.name),
+      schema(other.schema),
+      debug(other.debug),
+      alias_analysis(other.alias_analysis),
+      kernels(other.kernels),
+      problem(other.problem ? std::make_unique<Problem>(*other.problem) : nullptr),
+      name_is_string(other.name_is_string) {}
+
+ManifestDocument read_manifest(std::string_view text, const std::string& source, const Catalogue* base) {
+  return read_streamed([&](const OperatorSink& sink) { return stream_manifest_text(text, source, sink); },
+                       [text] { return std::string(text); }, source, base);
+}
+
+ManifestDocument read_manifest_file(const std::string& path, const std::string& source, const Catalogue* base) {
+  return read_streamed([&](const OperatorSink& sink) { return stream_manifest_file(path, source, sink); },
+                       [&path] { return read_input_file(path); }, source, base);
+}
+
+void apply_manifest(Registry& registry, ManifestDocument&& manifest) { apply_document(registry, std::move(manifest)); }
+
+void apply_manifest(Registry& registry, const ManifestDocument& manifest) { apply_document(registry, manifest); }
 
 std::string write_manifest(const Registry& registry, const std::string& torch_version) {
   const Catalogue& cat = registry.catalogue();

@@ -1,19 +1,55 @@
 // The registration manifest (shared/design/manifest-format.md, schema in
 // schemas/manifest.schema.json): loading one onto a Registry, and writing
-// a Registry back out.
+// a Registry back out. A manifest is read streaming (manifest_stream.h):
+// its operators are kept as ManifestOperator records, not as JSON.
 #pragma once
 
+#include <deque>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "registry/registry.h"
 
 namespace dispatchctl {
 
+struct ManifestKernel {
+  std::string key;  // resolved against the catalogue when applied
+  std::string kernel;
+  std::optional<std::string> signature;
+  bool fallthrough = false, boxed = true, unboxed = true;
+  KernelThen then = KernelThen::Default;
+};
+
+// One element of "operators", checked as far as it can be without the
+// release's keys. A problem found in it is reported when applying reaches
+// that point, so errors come in the order a walk over the document gives them.
+struct ManifestOperator {
+  std::string name;  // "name" when it is a string
+  std::optional<std::string> schema;  // "schema" when it is a string
+  std::optional<std::string> debug, alias_analysis;
+  std::vector<ManifestKernel> kernels;  // those before the first problem
+  struct Problem {
+    enum class At { Operator, AfterDefine, KernelKey, Kernel } at = At::Operator;
+    std::string message;
+    std::string key;  // At::Kernel: the key of that registration, resolved first
+  };
+  std::unique_ptr<Problem> problem;
+  bool name_is_string = false;
+
+  ManifestOperator() = default;
+  ManifestOperator(ManifestOperator&&) = default;
+  ManifestOperator& operator=(ManifestOperator&&) = default;
+  ManifestOperator(const ManifestOperator& other);
+};
+
 // A parsed manifest whose format, torch_version and release profile were checked.
 struct ManifestDocument {
-  nlohmann::ordered_json doc;
+  nlohmann::ordered_json doc;  // every top-level field but an "operators" array
+  std::deque<ManifestOperator> operators;  // that array's elements, in order
   std::string torch_version;
   std::string source;
   // Its keys' catalogue: from its "release_profile", else `base` (what it is
@@ -22,11 +58,17 @@ struct ManifestDocument {
   bool has_profile = false;
   // Defines aten:: operators: a whole registry, not something to layer.
   bool whole_registry = false;
+  size_t bytes = 0;  // of JSON text read
 };
 ManifestDocument read_manifest(std::string_view text, const std::string& source,
                                const Catalogue* base = nullptr);
+// The same, reading the file in blocks (gunzipped first when it is gzip).
+ManifestDocument read_manifest_file(const std::string& path, const std::string& source,
+                                    const Catalogue* base = nullptr);
 // Applies a manifest's registrations on top of what the registry holds,
-// like a library loaded after the earlier ones.
+// like a library loaded after the earlier ones. The rvalue form moves the
+// operators out as it goes (a large manifest is not held twice).
+void apply_manifest(Registry& registry, ManifestDocument&& manifest);
 void apply_manifest(Registry& registry, const ManifestDocument& manifest);
 // The registry as one manifest (operators and kernels in registration order).
 std::string write_manifest(const Registry& registry, const std::string& torch_version);

@@ -34,26 +34,24 @@ std::string place(std::string_view text, const std::string& source, const std::s
 
 }  // namespace
 
-void check_manifest_schemas(const nlohmann::ordered_json& doc, std::string_view text, const std::string& source,
+void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
+                            const std::function<std::string()>& text, const std::string& source,
                             std::string_view torch_version) {
-  const auto operators = doc.find("operators");
-  if (operators == doc.end() || !operators->is_array()) return;  // apply_manifest says what is wrong
   const SchemaParseOptions options{typevars_everywhere(torch_version)};
-  for (size_t i = 0; i < operators->size(); ++i) {
-    const auto& op = (*operators)[i];
-    if (!op.is_object() || !op.contains("schema") || !op["schema"].is_string()) continue;
-    const std::string pointer = "/operators/" + std::to_string(i) + "/schema";
-    const std::string schema_text = op["schema"].get<std::string>();
-    auto parsed = parse_function_schema(schema_text, options);
+  size_t i = 0;
+  for (const auto& op : operators) {
+    const size_t index = i++;
+    if (!op.schema) continue;
+    const std::string pointer = "/operators/" + std::to_string(index) + "/schema";
+    auto parsed = parse_function_schema(*op.schema, options);
     if (const auto* error = std::get_if<SchemaError>(&parsed)) {
-      throw InputError(place(text, source, pointer, error->offset) + ": " + pointer + ": " + error->message +
+      throw InputError(place(text(), source, pointer, error->offset) + ": " + pointer + ": " + error->message +
                        (error->fix.empty() ? "" : "; " + error->fix));
     }
     const auto& schema = std::get<FunctionSchema>(parsed);
-    const auto name = op.find("name");
-    if (name == op.end() || !name->is_string() || name->get<std::string>() == schema.full_name()) continue;
-    throw InputError(place(text, source, pointer, 0) + ": " + pointer + ": the schema defines '" + schema.full_name() +
-                     "' but \"name\" is '" + name->get<std::string>() + "'; make them the same operator");
+    if (!op.name_is_string || op.name == schema.full_name()) continue;
+    throw InputError(place(text(), source, pointer, 0) + ": " + pointer + ": the schema defines '" + schema.full_name() +
+                     "' but \"name\" is '" + op.name + "'; make them the same operator");
   }
 }
 

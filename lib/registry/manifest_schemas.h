@@ -2,15 +2,20 @@
 // entry's "name" says, before anything is registered.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <deque>
+#include <functional>
 #include <string>
 #include <string_view>
+
+#include "registry/manifest.h"
 
 namespace dispatchctl {
 
 // InputError "FILE:LINE:COL: /operators/N/schema: PyTorch's refusal; fix"
-// (LINE:COL point at the offending character inside the JSON string).
-void check_manifest_schemas(const nlohmann::ordered_json& doc, std::string_view text, const std::string& source,
+// (LINE:COL point at the offending character inside the JSON string). `text`
+// gives the document's text; it is asked for only to say where.
+void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
+                            const std::function<std::string()>& text, const std::string& source,
                             std::string_view torch_version);
 
 }  // namespace dispatchctl

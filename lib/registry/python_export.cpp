@@ -93,11 +93,17 @@ fs::path write_exporter(const fs::path& dir) {
   return script;
 }
 
-// What identifies the torch an interpreter imports, without importing it
-// (seconds): its version, where it is installed and when that changed.
-std::string torch_identity(const PythonExport& request, const fs::path& scratch) {
+// What identifies the torch an interpreter imports (its version, where it is
+// installed and when that changed), and the paths whose modification times
+// tell that this may no longer hold. Starting the interpreter costs a second.
+struct TorchProbe {
+  std::string identity;
+  std::vector<std::string> watched;
+};
+
+TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
   static constexpr const char* probe =
-      "import importlib.util, os, sys\n"
+      "import glob, importlib.util, os, sys\n"
       "s = importlib.util.find_spec('torch')\n"
       "if s is None: sys.exit('no module named torch')\n"
       "d = os.path.dirname(s.origin)\n"
@@ -106,12 +112,89 @@ std::string torch_identity(const PythonExport& request, const fs::path& scratch)
       "except Exception:\n"
       "    v = '?'\n"
       "st = os.stat(os.path.join(d, '_C')) if os.path.exists(os.path.join(d, '_C')) else os.stat(d)\n"
-      "print(sys.executable, v, d, int(os.stat(s.origin).st_mtime_ns), int(st.st_mtime_ns))\n";
+      "print(sys.executable, v, d, int(os.stat(s.origin).st_mtime_ns), int(st.st_mtime_ns))\n"
+      // Installing, upgrading or shadowing torch changes one of these mtimes:
+      // its package, its extension and libraries, and every sys.path entry
+      // searched before (and including) the one it was found in.
+      "w = [d, s.origin, os.path.join(d, 'version.py'), os.path.join(d, 'lib')] + glob.glob(os.path.join(d, '_C*.so'))\n"
+      "root = os.path.realpath(os.path.dirname(d))\n"
+      "for p in sys.path:\n"
+      "    if not p: continue\n"
+      "    w.append(os.path.abspath(p))\n"
+      "    if os.path.realpath(p) == root: break\n"
+      "for p in w: print('watch', p)\n";
   RunResult r = run({request.interpreter, "-c", probe}, scratch);
   if (r.status != 0)
     throw InputError("python:" + request.interpreter + ": " + last_line(r.err.empty() ? r.out : r.err) +
                      "; give the Python that has your PyTorch, e.g. -m python:/usr/bin/python3");
-  return last_line(r.out);
+  TorchProbe out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("watch ", 0) == 0) out.watched.push_back(line.substr(6));
+    else if (!line.empty()) out.identity = line;
+  }
+  return out;
+}
+
+// "MTIME_NS SIZE" of a path, "-" when it does not exist.
+std::string stamp(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "-";
+  return std::to_string(st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec) + " " + std::to_string(st.st_size);
+}
+
+// The interpreter without starting it: the path it is run by (PATH looked up
+// as posix_spawnp does; a venv's python is told apart by it), what that
+// resolves to and its stamp, and the environment that changes sys.path.
+// Empty when it cannot be found (the probe then says why).
+std::string interpreter_identity(const std::string& interpreter) {
+  std::string path;
+  if (interpreter.find('/') != std::string::npos) {
+    path = interpreter;
+  } else if (const char* env_path = std::getenv("PATH")) {
+    std::istringstream dirs(env_path);
+    for (std::string dir; path.empty() && std::getline(dirs, dir, ':');) {
+      const std::string candidate = (dir.empty() ? "." : dir) + "/" + interpreter;
+      if (::access(candidate.c_str(), X_OK) == 0) path = candidate;
+    }
+  }
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  const fs::path target = fs::canonical(absolute, ec);
+  if (path.empty() || ec) return "";
+  std::string identity = absolute.string() + " -> " + target.string() + " " + stamp(target.string());
+  for (const char* name : {"PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "HOME"})
+    if (const char* value = std::getenv(name)) identity += std::string(" ") + name + "=" + value;
+  return identity;
+}
+
+// The torch identity: from the locator the last probe of this interpreter
+// left, while every path it watched keeps its stamp; else probed now (and
+// the locator rewritten). The locator file: the interpreter's identity, the
+// torch identity, then "STAMP\tPATH" per watched path.
+std::string torch_identity(const PythonExport& request, const fs::path& dir) {
+  const std::string interpreter = interpreter_identity(request.interpreter);
+  char name[40];
+  std::snprintf(name, sizeof name, "locator-%016zx.txt", std::hash<std::string>{}(interpreter));
+  const fs::path locator = dir / name;
+  if (!interpreter.empty()) {
+    std::ifstream in(locator);
+    std::string seen_interpreter, identity;
+    bool fresh = std::getline(in, seen_interpreter) && seen_interpreter == interpreter &&
+                 std::getline(in, identity) && !identity.empty();
+    for (std::string line; fresh && std::getline(in, line);) {
+      const auto tab = line.find('\t');
+      fresh = tab != std::string::npos && stamp(line.substr(tab + 1)) == line.substr(0, tab);
+    }
+    if (fresh) return identity;
+  }
+  const TorchProbe probed = probe_torch(request, dir / ("probe-" + std::to_string(getpid())));
+  if (!interpreter.empty()) {
+    std::string text = interpreter + "\n" + probed.identity + "\n";
+    for (const auto& path : probed.watched) text += stamp(path) + "\t" + path + "\n";
+    write_file_atomically(locator.string(), text);
+  }
+  return probed.identity;
 }
 
 }  // namespace
@@ -132,7 +215,7 @@ void run_python_export(const PythonExport& request, const std::string& output) {
 std::string cached_python_export(const PythonExport& request) {
   const fs::path dir = cache_dir();
   fs::create_directories(dir);
-  std::string key = torch_identity(request, dir / ("probe-" + std::to_string(getpid())));
+  std::string key = torch_identity(request, dir);
   for (const auto& m : request.imports) key += " import:" + m;
   key += " exporter:" + std::to_string(std::hash<std::string_view>{}(exporter_script()));
   char name[32];

@@ -3,6 +3,14 @@
 // and cache its manifest per user ($XDG_CACHE_HOME/dispatchctl, else
 // ~/.cache/dispatchctl) keyed by interpreter path, torch version, torch's
 // install location and modification time, and the --import modules.
+// A cached run starts no interpreter: what identifies the torch is read from
+// a locator the last probe left, which holds while the interpreter (path as
+// run, resolved target, its mtime and size, PYTHONPATH/PYTHONHOME/
+// PYTHONUSERBASE/PYTHONNOUSERSITE/PYTHONSAFEPATH/HOME) and the mtime and size
+// of every path the probe watched (torch's package directory, __init__.py,
+// version.py, lib/, _C*.so, and each sys.path entry up to the one torch is
+// found in) are unchanged. Anything else (an --import module's own code)
+// needs `dispatchctl export` or removing the cache.
 #pragma once
 
 #include <functional>

@@ -104,6 +104,12 @@ class Registry {
   void fallback(Fallback fallback);
   // An operator known by name only (a dump block with neither schema nor kernels).
   void declare(std::string_view op_name) { entry(op_name); }
+  // Room for `more` operators (a large manifest says how many it brings):
+  // no regrowth of the operator table while they are added.
+  void reserve_operators(std::size_t more) {
+    operators_.reserve(operators_.size() + more);
+    index_.reserve(index_.size() + more);
+  }
   // Registrations loaded together must name one release; InputError at `where` if not.
   void require_release(const std::string& version, const std::string& where) const;
 

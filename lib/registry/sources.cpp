@@ -95,12 +95,12 @@ void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
   registry->sources.push_back(spec.text);
 }
 
-void load_manifest(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest) {
+void load_manifest(std::unique_ptr<Registry>& registry, ManifestDocument& manifest) {
   if (!registry) {
     registry = std::make_unique<Registry>(*manifest.catalogue);
     registry->torch_version = manifest.torch_version;
   }
-  apply_manifest(*registry, manifest);
+  apply_manifest(*registry, std::move(manifest));  // its operators move into the registry
 }
 
 // A manifest re-declaring fallbacks the base registry has describes a
@@ -160,13 +160,12 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                     only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
         continue;
       case SourceSpec::Kind::File: {
-        const std::string content = read_input_file(spec.argument);
         ManifestDocument manifest =
-            read_manifest(content, spec.argument, registry ? &registry->catalogue() : nullptr);
+            read_manifest_file(spec.argument, spec.argument, registry ? &registry->catalogue() : nullptr);
         layer_base_if_needed(registry, manifest, only, notes);
         load_manifest(registry, manifest);
         log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}",
-                    text, manifest.torch_version, content.size(), registry->operators().size() - operators_before,
+                    text, manifest.torch_version, manifest.bytes, registry->operators().size() - operators_before,
                     registry->fallbacks().size() - fallbacks_before);
         break;
       }
@@ -174,8 +173,8 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
         if (!load_options().python_export)
           throw InputError(spec.text + ": running Python is not available in this build");
         const std::string path = load_options().python_export(spec.argument);
-        ManifestDocument manifest = read_manifest(read_input_file(path), spec.text,
-                                                  registry ? &registry->catalogue() : nullptr);
+        ManifestDocument manifest =
+            read_manifest_file(path, spec.text, registry ? &registry->catalogue() : nullptr);
         load_manifest(registry, manifest);
         log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", text, manifest.torch_version, path,
                     registry->operators().size() - operators_before);

@@ -5,6 +5,7 @@
 #include "render/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
+#include "util/log.h"
 
 namespace dispatchctl {
 namespace {
@@ -339,12 +340,20 @@ nlohmann::ordered_json diff_json(const DiffResult& r, const DiffRenderOptions& o
 }
 
 std::string diff_json_text(const DiffResult& r, const DiffRenderOptions& options) {
+  PhaseTimer timer("render");
   // One operator per line, built and dropped one at a time.
   std::string out = diff_json_header(r, options).dump(2);
   out.erase(out.size() - 2);  // "\n}"
   out += ",\n  \"operators\": [";
-  for (size_t i = 0; i < r.operators.size(); ++i)
-    out += std::string(i ? "," : "") + "\n    " + operator_json(r, r.operators[i], options.summary_only).dump();
+  // Serialized straight onto `out` (json::dump's bytes, without its string
+  // and the copies of concatenating it): most of a release diff's time.
+  out.reserve(out.size() + r.operators.size() * 2048);
+  nlohmann::detail::serializer<nlohmann::ordered_json> serializer(
+      nlohmann::detail::output_adapter<char, std::string>(out), ' ');
+  for (size_t i = 0; i < r.operators.size(); ++i) {
+    out += i ? ",\n    " : "\n    ";
+    serializer.dump(operator_json(r, r.operators[i], options.summary_only), false, false, 0);
+  }
   out += r.operators.empty() ? "]\n}\n" : "\n  ]\n}\n";
   return out;
 }

@@ -54,12 +54,17 @@ std::string gunzip(std::string_view data, const std::string& name) {
   return out;
 }
 
-std::string read_input_file(const std::string& path) {
+std::ifstream open_input_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError(path + ": is a directory; give a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno) + "; check the path");
+  return in;
+}
+
+std::string read_input_file(const std::string& path) {
+  std::ifstream in = open_input_file(path);
   std::ostringstream buffer;
   buffer << in.rdbuf();
   std::string data = std::move(buffer).str();

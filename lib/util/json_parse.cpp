@@ -19,8 +19,7 @@ std::pair<int, int> line_and_column(std::string_view text, size_t offset) {
   return {line, column};
 }
 
-nlohmann::ordered_json parse_json_or_throw(std::string_view text, const std::string& source) {
-  using json = nlohmann::ordered_json;
+void check_json_text(std::string_view text, const std::string& source) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InputError(source + ": empty file; expected a JSON document");
   // nlohmann's lexer takes a NUL byte for the end of input, so
@@ -31,13 +30,37 @@ nlohmann::ordered_json parse_json_or_throw(std::string_view text, const std::str
     throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
                      ": invalid JSON: NUL byte; JSON text cannot contain one");
   }
-  // Depth limit: nlohmann recurses per nesting level; bound it so hostile
-  // input cannot exhaust the stack.
-  constexpr int k_max_depth = 256;
+}
+
+std::string json_error_message(int id, std::string what, size_t byte, std::string_view text,
+                               const std::string& source) {
+  // A number literal nlohmann cannot hold (1e400) is out_of_range (4xx), not a
+  // parse error, and carries no position (tests/bad_input: format_1e400.json).
+  if (id >= 400 && id < 500) {
+    if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
+    return source + ": invalid JSON: " + what + "; use a smaller number";
+  }
+  auto [line, column] = line_and_column(text, byte == 0 ? 0 : byte - 1);
+  // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error …"
+  if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+  return source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": invalid JSON: " + what;
+}
+
+std::string json_too_deep_message(const std::string& source) {
+  return source + ": JSON nested deeper than " + std::to_string(k_max_json_depth) + " levels";
+}
+
+std::string json_duplicate_key_message(const std::string& source, const std::string& key) {
+  return source + ": duplicate key \"" + key + "\" in one JSON object; keep only one";
+}
+
+nlohmann::ordered_json parse_json_or_throw(std::string_view text, const std::string& source) {
+  using json = nlohmann::ordered_json;
+  check_json_text(text, source);
   std::string duplicate;
   std::vector<std::unordered_set<std::string>> seen_keys;
   auto callback = [&](int d, json::parse_event_t event, json& parsed) {
-    if (d > k_max_depth) throw InputError(source + ": JSON nested deeper than 256 levels");
+    if (d > k_max_json_depth) throw InputError(json_too_deep_message(source));
     if (event == json::parse_event_t::object_start) seen_keys.emplace_back();
     if (event == json::parse_event_t::object_end && !seen_keys.empty()) seen_keys.pop_back();
     if (event == json::parse_event_t::key && !seen_keys.empty()) {
@@ -48,23 +71,12 @@ nlohmann::ordered_json parse_json_or_throw(std::string_view text, const std::str
   };
   try {
     json doc = json::parse(text.begin(), text.end(), callback);
-    if (!duplicate.empty())
-      throw InputError(source + ": duplicate key \"" + duplicate +
-                       "\" in one JSON object; keep only one");
+    if (!duplicate.empty()) throw InputError(json_duplicate_key_message(source, duplicate));
     return doc;
   } catch (const json::parse_error& e) {
-    auto [line, column] = line_and_column(text, e.byte == 0 ? 0 : e.byte - 1);
-    std::string what = e.what();
-    // nlohmann's text: "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error …"
-    if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-    throw InputError(source + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                     ": invalid JSON: " + what);
+    throw InputError(json_error_message(e.id, e.what(), e.byte, text, source));
   } catch (const json::out_of_range& e) {
-    // A number literal nlohmann cannot hold (1e400) throws out_of_range, not
-    // parse_error, and carries no position (tests/bad_input: format_1e400.json).
-    std::string what = e.what();
-    if (auto bracket = what.find("] "); bracket != std::string::npos) what = what.substr(bracket + 2);
-    throw InputError(source + ": invalid JSON: " + what + "; use a smaller number");
+    throw InputError(json_error_message(e.id, e.what(), 0, text, source));
   }
 }
 
