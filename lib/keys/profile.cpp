@@ -310,6 +310,13 @@ class ProfileReader {
           r_.fail(r_.at(field) + "/" + std::to_string(i),
                   "'" + std::string(keys[i]) + "' is not a key of this release");
     };
+    // Templates get the operator's name where "{op}" stands.
+    for (const auto& [field, value] : {std::pair{"meta_fallback_error", spec_.meta_fallback_error},
+                                       std::pair{"autograd_fallback_backward_warning",
+                                                 spec_.autograd_fallback_backward_warning}})
+      if (!value.empty() && value.find("{op}") == std::string_view::npos)
+        r_.fail(r_.at(field), "the text has no {op} where the operator's name goes; write it as PyTorch "
+                              "prints it with the operator's name replaced by {op}");
     check("default_tls_included", spec_.default_tls_included);
     check("default_tls_excluded", spec_.default_tls_excluded);
     check("inference_mode_tls_unincluded", spec_.inference_mode_tls_unincluded);
