@@ -659,13 +659,33 @@ def _probe_autograd_fallback(C, torch, lib, ns, probes):
     return template or None
 
 
+def _probe_fallthrough_at_undefined(C, torch, lib, ns, probes):
+    """dispatch-semantics.md §9.1: a per-operator fallthrough kernel that reaches the
+    Undefined row (no bit can mask it) is called and asserts. A CompositeImplicitAutograd
+    fallthrough fills every row a CPU tensor reaches and Undefined, so the call ends there.
+    Needs a Python way to register a per-operator fallthrough (torch.library.fallthrough_kernel).
+    Returns where the assert fires as printed, or None."""
+    fallthrough = getattr(torch.library, "fallthrough_kernel", None)
+    if fallthrough is None:
+        probes["fallthrough_at_undefined"] = "not run: no torch.library.fallthrough_kernel"
+        return None
+    op_name = "fallthrough_probe"
+    lib.define(op_name + "(Tensor x) -> Tensor")
+    lib.impl(op_name, fallthrough, "CompositeImplicitAutograd")
+    _, text = _outcome(lambda: getattr(getattr(torch.ops, ns), op_name)(torch.ones(1)))
+    probes["fallthrough_at_undefined"] = text.split("\n")[0]
+    m = re.match(r"^0 INTERNAL ASSERT FAILED at (.*?), please report a bug to PyTorch\. fallthrough_kernel was executed",
+                 text)
+    return m.group(1) if m else None
+
+
 def _probe_calls(C, torch, profile, inferred, probes):
     """Calls of throwaway operators with Python kernels in a scratch namespace
     (torch.library): the behaviour that decides what `trace` says."""
     library = getattr(getattr(torch, "library", None), "Library", None)
     names = {e["name"] for e in profile["enum"]}
     fields = ["/fallthrough_mask_after_tls", "/ambiguous_assert_at", "/ambiguous_autogradother_hint",
-              "/autograd_fallback_backward_warning"]
+              "/autograd_fallback_backward_warning", "/fallthrough_assert_at"]
     if library is None or not {"AutogradMeta", "AutogradOther", "Meta"} <= names:
         probes["calls"] = "not run: no torch.library.Library or no AutogradMeta/AutogradOther/Meta key"
         return inferred.extend(fields)
@@ -675,7 +695,8 @@ def _probe_calls(C, torch, profile, inferred, probes):
     for field, probe in (("fallthrough_mask_after_tls", lambda: _probe_fallthrough_mask(C, torch, lib, ns, probes)),
                          ("ambiguous", lambda: _probe_ambiguous_autogradother(C, torch, lib, ns, profile, probes)),
                          ("autograd_fallback_backward_warning", lambda: _probe_autograd_fallback(C, torch, lib, ns,
-                                                                                                probes))):
+                                                                                                probes)),
+                         ("fallthrough_assert_at", lambda: _probe_fallthrough_at_undefined(C, torch, lib, ns, probes))):
         try:
             probed[field] = probe()
         except Exception as e:  # noqa: BLE001 - a probe that cannot run leaves its field inferred
@@ -689,6 +710,9 @@ def _probe_calls(C, torch, profile, inferred, probes):
         profile["ambiguous_assert_at"], profile["ambiguous_autogradother_hint"] = probed["ambiguous"]
         fields.remove("/ambiguous_assert_at")
         fields.remove("/ambiguous_autogradother_hint")
+    if probed["fallthrough_assert_at"] is not None:
+        profile["fallthrough_assert_at"] = probed["fallthrough_assert_at"]
+        fields.remove("/fallthrough_assert_at")
     if probed["autograd_fallback_backward_warning"] is not None:
         profile["autograd_fallback_backward_warning"] = probed["autograd_fallback_backward_warning"]
         fields.remove("/autograd_fallback_backward_warning")

@@ -19,7 +19,7 @@ const std::vector<std::string_view> k_profile_fields = {
     "tensor_modifier_keys", "inference_tensor_removed", "inference_mode_tls_unincluded",
     "inference_mode_tls_excluded", "meta_fallback_error", "autograd_fallback_backward_warning",
     "ambiguous_assert_at",
-    "ambiguous_autogradother_hint", "inferred", "probes"};
+    "ambiguous_autogradother_hint", "fallthrough_assert_at", "inferred", "probes"};
 
 std::string major_minor(std::string_view version) {
   size_t i = 0;
@@ -298,6 +298,7 @@ class ProfileReader {
     spec_.autograd_fallback_backward_warning = text("autograd_fallback_backward_warning");
     spec_.ambiguous_assert_at = text("ambiguous_assert_at");
     spec_.ambiguous_autogradother_hint = text("ambiguous_autogradother_hint");
+    spec_.fallthrough_assert_at = text("fallthrough_assert_at");
     auto inferred = r_.strings("inferred", false);
     for (auto& p : inferred.value_or(std::vector<std::string>{})) spec_.inferred.push_back(keep(std::move(p)));
     if (const json* probes = r_.get("probes"); probes && !probes->is_object())

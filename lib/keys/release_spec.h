@@ -107,6 +107,9 @@ struct ReleaseSpec {
   // where it fires as the build prints it ("" = unknown) and its inference hint.
   std::string_view ambiguous_assert_at;
   std::string_view ambiguous_autogradother_hint;
+  // Where the assert of a fallthrough kernel that gets called (it reached a row
+  // no bit can mask, §9.1) fires, as the build prints it ("" = unknown).
+  std::string_view fallthrough_assert_at;
   // JSON pointers of profile fields that were inferred, not observed.
   std::vector<std::string_view> inferred;
 

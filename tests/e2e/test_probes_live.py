@@ -124,6 +124,12 @@ def main():
         fail("trace's ambiguous-AutogradOther error differs from the live one:\n%r\n%r"
              % (out["hops"][-1].get("error"), live_error))
 
+    # 1.13 has no Python way to register a per-operator fallthrough: that assert stays unknown.
+    if "/fallthrough_assert_at" not in inferred or "fallthrough_assert_at" in profile \
+            or "not run" not in profile["probes"].get("fallthrough_at_undefined", ""):
+        fail("fallthrough assert: %r, probe %r" % (profile.get("fallthrough_assert_at"),
+                                                   profile["probes"].get("fallthrough_at_undefined")))
+
     # (c) presets and modifiers, observed where a CPU-only build can make the tensor.
     for name, preset in builtin["tensor_presets"].items():
         ours = profile["tensor_presets"].get(name) or {}
