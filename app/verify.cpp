@@ -3,7 +3,6 @@
 #include "registry/manifest.h"
 #include "registry/sources.h"
 #include "render/verify_render.h"
-#include "util/file_io.h"
 
 namespace dispatchctl::cli {
 
@@ -16,16 +15,13 @@ struct VerifyCommand {
   int run() const {
     if (registry.manifests.empty())
       throw InputError("verify: give the export to check with -m FILE (dispatchctl export -o FILE writes one)");
-    RecordedDumps recorded;
-    for (const auto& source : registry.manifests) {
-      if (source.rfind("builtin:", 0) == 0 || source.rfind("python", 0) == 0) continue;
-      read_recorded(read_manifest(read_input_file(source), source), recorded);
-    }
+    RecordedDumps recorded;  // read while loading: each export is parsed once
+    auto reg = load_registry(registry.manifests, {},
+                             [&recorded](const ManifestDocument& m) { read_recorded(m, recorded); });
     if (recorded.tables.empty() && recorded.states.empty())
       throw InputError(registry.manifests.back() +
                        ": no recorded tables or states to verify against; export with "
                        "'dispatchctl export -o FILE' (records them by default)");
-    auto reg = open_registry(registry);
     const VerifyResult result = verify_recorded(*reg, recorded, max_differences);
     write_stdout(format == "json" ? verify_json(result).dump(2) + "\n" : verify_text(result));
     return result.all_identical() ? 0 : 1;

@@ -398,13 +398,26 @@ def _probe_behaviour(C, torch, profile, inferred):
         meta_n, cpu_n = meta_text.count(marker), cpu_text.count(marker)
         probes["override_warnings"] = {"Meta": meta_n, "CPU": cpu_n}
         if cpu_n >= 2:
+            # Warned every time: every other backend key can be asked too.
             profile["override_warning_once"] = False
-            profile["override_warning_silent_keys"] = ["Meta"] if meta_n == 0 else []
+            parseable = set(profile.get("python_parseable_names", []))
+            candidates = sorted({k for keys in profile["backend_keyset_from_autograd"].values() for k in keys
+                                 if k in parseable and k not in ("CPU", "Meta")})
+            silent = ["Meta"] if meta_n == 0 else []
+            for n, key in enumerate(candidates):
+                name = "silent_%d" % n
+                lib.def_("%s(Tensor x) -> Tensor" % name)
+                _, text = _silenced_stderr(lambda: override(name, key))
+                if marker not in text:
+                    silent.append(key)
+            profile["override_warning_silent_keys"] = silent
         elif cpu_n == 1:
+            # Once per process: after the first warning no other key can be told apart.
             profile["override_warning_once"] = True
             profile["override_warning_silent_keys"] = ["Meta"] if meta_n == 0 else []
+            inferred.append("/override_warning_silent_keys")
         else:
-            inferred.append("/override_warning_once")  # already printed once before we looked
+            inferred.extend(["/override_warning_once", "/override_warning_silent_keys"])  # printed before we looked
         # The error a call gets at a key without a kernel: the Meta fallback's, or the missing row.
         op = getattr(getattr(torch.ops, ns), "cpu_only")
         try:
@@ -431,8 +444,9 @@ def _probe_behaviour(C, torch, profile, inferred):
     return probes
 
 
-def _tensor_presets(C, torch, names, autocast_of, autograd_other_backends):
-    makers = {
+def _preset_makers(torch):
+    """How to make a tensor of each `trace` preset; a build that cannot make one raises."""
+    return {
         "cpu": lambda: torch.ones(1),
         "meta": lambda: torch.empty(1, device="meta"),
         "cuda": lambda: torch.ones(1, device="cuda"),
@@ -445,21 +459,264 @@ def _tensor_presets(C, torch, names, autocast_of, autograd_other_backends):
         "mkldnn_cpu": lambda: torch.ones(1).to_mkldnn(),
         "nested_cpu": lambda: torch.nested.nested_tensor([torch.ones(1)]),
     }
+
+
+def _modifier_makers(torch):
+    """Tensors with one modifier each, to read the key it adds off a CPU tensor's set."""
+    def neg_view():
+        if hasattr(torch, "_neg_view"):
+            return torch._neg_view(torch.ones(1))
+        return torch.ones(1, dtype=torch.complex64).conj().imag  # imag of a conj view is a neg view
+    return {
+        "conj": lambda: torch.ones(1, dtype=torch.complex64).conj(),
+        "neg": neg_view,
+        "zerotensor": lambda: torch._efficientzerotensor(1),
+        "requires_grad": lambda: torch.ones(1, requires_grad=True),
+    }
+
+
+def _observed_keys(C, make):
+    """torch._C._dispatch_keys of a fresh tensor, or None when this build cannot make it."""
+    try:
+        tensor, _ = _silenced_stderr(make)  # beta/prototype warnings (CSR, nested) are not ours
+        return _keyset_names(C, C._dispatch_keys(tensor))
+    except Exception:  # noqa: BLE001 - this build cannot make it
+        return None
+
+
+def _tensor_presets(C, torch, names, autocast_of, autograd_other_backends):
     device_backend = {"cuda": "CUDA", "xla": "XLA", "mps": "MPS", "privateuse1": "PrivateUse1"}
     presets = {}
-    for name, make in makers.items():
-        try:
-            presets[name] = {"keys": _keyset_names(C, C._dispatch_keys(make())), "observed": True}
+    for name, make in _preset_makers(torch).items():
+        keys = _observed_keys(C, make)
+        if keys is not None:
+            presets[name] = {"keys": keys, "observed": True}
             continue
-        except Exception:  # noqa: BLE001 - this build cannot make it: infer below
-            pass
         backend = device_backend.get(name)
         if backend is None or backend not in names:
             continue
+        # c10's rule (dispatch-semantics.md §5.3): backend, ADInplaceOrView, its autograd key, its Autocast key.
         autograd = "AutogradOther" if backend in autograd_other_backends else "Autograd" + backend
         keys = [backend, "ADInplaceOrView", autograd] + ([autocast_of[backend]] if backend in autocast_of else [])
         presets[name] = {"keys": [k for k in keys if k in names], "observed": False}
     return presets
+
+
+def _tensor_modifiers(C, torch, profile, inferred, probes):
+    """The key each `trace` modifier adds, read off real tensors; c10's names where a build cannot make one."""
+    defaults = {"conj": "Conjugate", "neg": "Negative", "zerotensor": "ZeroTensor"}
+    base = _observed_keys(C, lambda: torch.ones(1))
+    modifiers, seen = {}, {}
+    for name, make in _modifier_makers(torch).items():
+        keys = _observed_keys(C, make) if base is not None else None
+        added = None if keys is None else [k for k in keys if k not in base]
+        seen[name] = added
+        if name == "requires_grad":
+            continue  # adds no key (c10: requires_grad is not part of the key set); recorded in probes
+        if added is not None and len(added) == 1:
+            modifiers[name] = added[0]
+        else:
+            modifiers[name] = defaults[name]
+            inferred.append("/tensor_modifier_keys/" + name)
+    probes["tensor_modifiers_added_keys"] = seen
+
+    def inference_tensor():
+        with torch.inference_mode():
+            return torch.ones(1)
+    inference = _observed_keys(C, inference_tensor) if hasattr(torch, "inference_mode") else None
+    probes["inference_tensor_keys"] = inference
+    profile["tensor_modifier_keys"] = modifiers
+
+
+MARKER = "dispatchctl-probe-reached:"
+
+
+def _marker_kernel(key):
+    """A Python kernel that only says it was reached: no tensor work under odd TLS."""
+    def kernel(*args, **kwargs):
+        raise RuntimeError(MARKER + key)
+    return kernel
+
+
+def _outcome(call):
+    """(which marker kernel a call reached or None, the text of what it raised)."""
+    try:
+        _silenced_stderr(call)
+        return None, "returned"
+    except Exception as e:  # noqa: BLE001 - the outcome is what we want
+        text = str(e)
+        m = re.search(re.escape(MARKER) + r"(\w+)", text)
+        return (m.group(1) if m else None), text
+
+
+def _meta_tls_include(C):
+    """(enter, leave) putting Meta in the thread-local included set; None if this torch cannot."""
+    if hasattr(C, "_set_meta_in_tls_dispatch_include"):
+        return (lambda: C._set_meta_in_tls_dispatch_include(True),
+                lambda: C._set_meta_in_tls_dispatch_include(False))
+    if hasattr(C, "_add_meta_to_tls_dispatch_include"):
+        return C._add_meta_to_tls_dispatch_include, C._remove_meta_from_tls_dispatch_include
+    return None
+
+
+def _row(C, qualified, key):
+    for line in C._dispatch_dump_table(qualified).split("\n"):
+        if line.startswith(key + ": "):
+            return line[len(key) + 2:]
+    return ""
+
+
+def _probe_fallthrough_mask(C, torch, lib, ns, probes):
+    """dispatch-semantics.md §5.1 step 3: is the per-backend fallthrough mask the one of
+    the highest backend of the tensors' set, or of the set after TLS? Only a TLS include
+    can add a backend, so: a CPU tensor with Meta in TLS included, and an operator whose
+    AutogradCPU row is a fallthrough and whose AutogradMeta row a kernel. The CPU mask
+    drops AutogradFunctionality (the Meta kernel runs); the Meta mask keeps it (the
+    AutogradMeta kernel runs). Returns True (after TLS), False (before) or None."""
+    op_name = "mask_probe"
+    lib.define(op_name + "(Tensor x) -> Tensor")
+    for key in ("CPU", "Meta", "AutogradMeta"):
+        lib.impl(op_name, _marker_kernel(key), key)
+    qualified = ns + "::" + op_name
+    fallthrough = getattr(torch.library, "fallthrough_kernel", None)
+    if not _row(C, qualified, "AutogradCPU").startswith("fallthrough ") and fallthrough is not None:
+        lib.impl(op_name, fallthrough, "AutogradCPU")  # releases whose autograd fallback is a kernel
+    if not _row(C, qualified, "AutogradCPU").startswith("fallthrough "):
+        probes["fallthrough_mask"] = "not run: no way to make AutogradCPU a fallthrough row"
+        return None
+    tls = _meta_tls_include(C)
+    if tls is None:
+        probes["fallthrough_mask"] = "not run: no way to put Meta in the TLS included set"
+        return None
+    op = getattr(getattr(torch.ops, ns), op_name)
+    x = torch.ones(1)
+    tls[0]()
+    try:
+        reached, text = _outcome(lambda: op(x))
+    finally:
+        tls[1]()
+    probes["fallthrough_mask"] = {"call": "CPU tensor, Meta in TLS included", "reached": reached or text}
+    return {"AutogradMeta": True, "Meta": False}.get(reached)
+
+
+def _probe_ambiguous_autogradother(C, torch, lib, ns, profile, probes):
+    """The INTERNAL ASSERT of an ambiguous AutogradOther row, reached with a real tensor
+    whose key set has AutogradOther: (file:line as printed, the inference hint) or None."""
+    parseable = set(profile.get("python_parseable_names", []))
+    backend = next((k for k in profile["autogradother_backends"] if k in parseable), None)
+    makers = _preset_makers(torch)
+    tensor = None
+    for name, preset in profile["tensor_presets"].items():
+        if preset["observed"] and "AutogradOther" in preset["keys"]:
+            tensor, _ = _silenced_stderr(makers[name])
+            probes["ambiguous_autogradother_tensor"] = name
+            break
+    if backend is None or tensor is None:
+        probes["ambiguous_autogradother"] = "not run: no %s" % ("autogradother backend key"
+                                                                if backend is None else "tensor with AutogradOther")
+        return None
+    op_name = "ambiguous_probe"
+    lib.define(op_name + "(Tensor x) -> Tensor")
+    for key in ("CompositeImplicitAutograd", backend):
+        lib.impl(op_name, _marker_kernel(key), key)
+    qualified = ns + "::" + op_name
+    _, text = _outcome(lambda: getattr(getattr(torch.ops, ns), op_name)(tensor))
+    m = re.match(r"^0 INTERNAL ASSERT FAILED at (.*?), please report a bug to PyTorch\. (.*?)\n(.*?)\nCanonical state\n",
+                 text, re.S)
+    probes["ambiguous_autogradother"] = text.replace(qualified, "{op}").split("\nCanonical state\n")[0]
+    if not m or qualified not in m.group(2):
+        return None
+    return m.group(1), m.group(3)
+
+
+def _probe_autograd_fallback(C, torch, lib, ns, probes):
+    """What the Autograd fallback does for an operator with only a CPU kernel when an input
+    requires grad: the backward warning's text ("{op}" = operator), "" when the output does
+    not require grad (a fallthrough: nothing to warn about), or None when unclear."""
+    op_name = "autograd_fallback_probe"
+    lib.define(op_name + "(Tensor x) -> Tensor")
+    lib.impl(op_name, lambda x: x.detach().clone(), "CPU")  # detach: the kernel adds no history itself
+    qualified = ns + "::" + op_name
+    with torch.enable_grad():
+        x = torch.ones(2, requires_grad=True)
+        y = getattr(getattr(torch.ops, ns), op_name)(x)
+        if not y.requires_grad:
+            probes["autograd_fallback"] = {"output_requires_grad": False}
+            return ""
+
+        def backward():
+            y.sum().backward()
+        try:
+            _, text = _silenced_stderr(backward)
+        except Exception as e:  # noqa: BLE001 - the error mode raises: not a warning
+            probes["autograd_fallback"] = {"output_requires_grad": True,
+                                           "backward_raises": str(e).replace(qualified, "{op}")}
+            return None
+    line = next((l for l in text.split("\n") if qualified in l), "")
+    at = line.find(qualified)
+    template = line[at:].replace(qualified, "{op}") if at >= 0 else ""
+    probes["autograd_fallback"] = {"output_requires_grad": True, "backward_warns": template or text}
+    return template or None
+
+
+def _probe_fallthrough_at_undefined(C, torch, lib, ns, probes):
+    """dispatch-semantics.md §9.1: a per-operator fallthrough kernel that reaches the
+    Undefined row (no bit can mask it) is called and asserts. A CompositeImplicitAutograd
+    fallthrough fills every row a CPU tensor reaches and Undefined, so the call ends there.
+    Needs a Python way to register a per-operator fallthrough (torch.library.fallthrough_kernel).
+    Returns where the assert fires as printed, or None."""
+    fallthrough = getattr(torch.library, "fallthrough_kernel", None)
+    if fallthrough is None:
+        probes["fallthrough_at_undefined"] = "not run: no torch.library.fallthrough_kernel"
+        return None
+    op_name = "fallthrough_probe"
+    lib.define(op_name + "(Tensor x) -> Tensor")
+    lib.impl(op_name, fallthrough, "CompositeImplicitAutograd")
+    _, text = _outcome(lambda: getattr(getattr(torch.ops, ns), op_name)(torch.ones(1)))
+    probes["fallthrough_at_undefined"] = text.split("\n")[0]
+    m = re.match(r"^0 INTERNAL ASSERT FAILED at (.*?), please report a bug to PyTorch\. fallthrough_kernel was executed",
+                 text)
+    return m.group(1) if m else None
+
+
+def _probe_calls(C, torch, profile, inferred, probes):
+    """Calls of throwaway operators with Python kernels in a scratch namespace
+    (torch.library): the behaviour that decides what `trace` says."""
+    library = getattr(getattr(torch, "library", None), "Library", None)
+    names = {e["name"] for e in profile["enum"]}
+    fields = ["/fallthrough_mask_after_tls", "/ambiguous_assert_at", "/ambiguous_autogradother_hint",
+              "/autograd_fallback_backward_warning", "/fallthrough_assert_at"]
+    if library is None or not {"AutogradMeta", "AutogradOther", "Meta"} <= names:
+        probes["calls"] = "not run: no torch.library.Library or no AutogradMeta/AutogradOther/Meta key"
+        return inferred.extend(fields)
+    ns = "_dispatchctl_calls_%d" % os.getpid()
+    lib = library(ns, "DEF")
+    probed = {}
+    for field, probe in (("fallthrough_mask_after_tls", lambda: _probe_fallthrough_mask(C, torch, lib, ns, probes)),
+                         ("ambiguous", lambda: _probe_ambiguous_autogradother(C, torch, lib, ns, profile, probes)),
+                         ("autograd_fallback_backward_warning", lambda: _probe_autograd_fallback(C, torch, lib, ns,
+                                                                                                probes)),
+                         ("fallthrough_assert_at", lambda: _probe_fallthrough_at_undefined(C, torch, lib, ns, probes))):
+        try:
+            probed[field] = probe()
+        except Exception as e:  # noqa: BLE001 - a probe that cannot run leaves its field inferred
+            probes[field + "_failed"] = "%s: %s" % (type(e).__name__, e)
+            probed[field] = None
+    del lib
+    if probed["fallthrough_mask_after_tls"] is not None:
+        profile["fallthrough_mask_after_tls"] = probed["fallthrough_mask_after_tls"]
+        fields.remove("/fallthrough_mask_after_tls")
+    if probed["ambiguous"] is not None:
+        profile["ambiguous_assert_at"], profile["ambiguous_autogradother_hint"] = probed["ambiguous"]
+        fields.remove("/ambiguous_assert_at")
+        fields.remove("/ambiguous_autogradother_hint")
+    if probed["fallthrough_assert_at"] is not None:
+        profile["fallthrough_assert_at"] = probed["fallthrough_assert_at"]
+        fields.remove("/fallthrough_assert_at")
+    if probed["autograd_fallback_backward_warning"] is not None:
+        profile["autograd_fallback_backward_warning"] = probed["autograd_fallback_backward_warning"]
+        fields.remove("/autograd_fallback_backward_warning")
+    inferred.extend(fields)
 
 
 def release_profile(C, torch, version):
@@ -523,12 +780,13 @@ def release_profile(C, torch, version):
     profile["inference_mode_tls_excluded"] = ["AutogradFunctionality", "AutogradOther", "AutogradNestedTensor"]
     profile["inference_tensor_removed"] = ["ADInplaceOrView", "AutogradFunctionality", "AutogradOther",
                                            "AutogradNestedTensor"]
-    profile["tensor_modifier_keys"] = {"conj": "Conjugate", "neg": "Negative", "zerotensor": "ZeroTensor"}
-    inferred.extend(["/inference_mode_tls_excluded", "/inference_tensor_removed", "/tensor_modifier_keys",
-                     "/fallthrough_mask_after_tls", "/ambiguous_assert_at", "/ambiguous_autogradother_hint"])
+    inferred.extend(["/inference_mode_tls_excluded", "/inference_tensor_removed"])
     profile["tensor_presets"] = _tensor_presets(C, torch, names, autocast_of,
                                                 profile["backends_with_autograd_other"])
-    profile["probes"] = _probe_behaviour(C, torch, profile, inferred)
+    probes = _probe_behaviour(C, torch, profile, inferred)
+    _tensor_modifiers(C, torch, profile, inferred, probes)
+    _probe_calls(C, torch, profile, inferred, probes)
+    profile["probes"] = probes
     profile["inferred"] = inferred
     return profile
 

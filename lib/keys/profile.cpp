@@ -19,7 +19,7 @@ const std::vector<std::string_view> k_profile_fields = {
     "tensor_modifier_keys", "inference_tensor_removed", "inference_mode_tls_unincluded",
     "inference_mode_tls_excluded", "meta_fallback_error", "autograd_fallback_backward_warning",
     "ambiguous_assert_at",
-    "ambiguous_autogradother_hint", "inferred", "probes"};
+    "ambiguous_autogradother_hint", "fallthrough_assert_at", "inferred", "probes"};
 
 std::string major_minor(std::string_view version) {
   size_t i = 0;
@@ -298,6 +298,7 @@ class ProfileReader {
     spec_.autograd_fallback_backward_warning = text("autograd_fallback_backward_warning");
     spec_.ambiguous_assert_at = text("ambiguous_assert_at");
     spec_.ambiguous_autogradother_hint = text("ambiguous_autogradother_hint");
+    spec_.fallthrough_assert_at = text("fallthrough_assert_at");
     auto inferred = r_.strings("inferred", false);
     for (auto& p : inferred.value_or(std::vector<std::string>{})) spec_.inferred.push_back(keep(std::move(p)));
     if (const json* probes = r_.get("probes"); probes && !probes->is_object())
@@ -310,6 +311,13 @@ class ProfileReader {
           r_.fail(r_.at(field) + "/" + std::to_string(i),
                   "'" + std::string(keys[i]) + "' is not a key of this release");
     };
+    // Templates get the operator's name where "{op}" stands.
+    for (const auto& [field, value] : {std::pair{"meta_fallback_error", spec_.meta_fallback_error},
+                                       std::pair{"autograd_fallback_backward_warning",
+                                                 spec_.autograd_fallback_backward_warning}})
+      if (!value.empty() && value.find("{op}") == std::string_view::npos)
+        r_.fail(r_.at(field), "the text has no {op} where the operator's name goes; write it as PyTorch "
+                              "prints it with the operator's name replaced by {op}");
     check("default_tls_included", spec_.default_tls_included);
     check("default_tls_excluded", spec_.default_tls_excluded);
     check("inference_mode_tls_unincluded", spec_.inference_mode_tls_unincluded);

@@ -107,8 +107,30 @@ struct ReleaseSpec {
   // where it fires as the build prints it ("" = unknown) and its inference hint.
   std::string_view ambiguous_assert_at;
   std::string_view ambiguous_autogradother_hint;
+  // Where the assert of a fallthrough kernel that gets called (it reached a row
+  // no bit can mask, §9.1) fires, as the build prints it ("" = unknown).
+  std::string_view fallthrough_assert_at;
   // JSON pointers of profile fields that were inferred, not observed.
   std::vector<std::string_view> inferred;
+
+  // Whether `inferred` names this profile field or part of it, e.g.
+  // "tensor_modifier_keys/conj" (pointers may carry the manifest's prefix).
+  bool is_inferred(std::string_view field_path) const {
+    for (std::string_view p : inferred) {
+      const size_t n = field_path.size();
+      if (p.size() > n && p.substr(p.size() - n) == field_path && p[p.size() - n - 1] == '/') return true;
+    }
+    return false;
+  }
+  bool preset_inferred(std::string_view preset) const {
+    for (auto n : inferred_presets)
+      if (n == preset) return true;
+    return false;
+  }
+  bool modifier_inferred(std::string_view modifier) const {
+    return is_inferred("tensor_modifier_keys") ||
+           is_inferred("tensor_modifier_keys/" + std::string(modifier));
+  }
 
   // Owns the text every view above points into (deque: stable addresses).
   std::deque<std::string> arena;

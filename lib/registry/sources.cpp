@@ -139,7 +139,7 @@ void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDoc
 }  // namespace
 
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
-                                        const OperatorFilter& only) {
+                                        const OperatorFilter& only, const ManifestObserver& on_manifest) {
   if (sources.empty()) {
     log_verbose("no -m given: using {}", k_default_registry);
     return load_registry({std::string(k_default_registry)}, only);
@@ -164,6 +164,7 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
             read_manifest_file(spec.argument, spec.argument, registry ? &registry->catalogue() : nullptr);
         layer_base_if_needed(registry, manifest, only, notes);
         load_manifest(registry, manifest);
+        if (on_manifest) on_manifest(manifest);
         log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}",
                     text, manifest.torch_version, manifest.bytes, registry->operators().size() - operators_before,
                     registry->fallbacks().size() - fallbacks_before);
@@ -176,6 +177,7 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
         ManifestDocument manifest =
             read_manifest_file(path, spec.text, registry ? &registry->catalogue() : nullptr);
         load_manifest(registry, manifest);
+        if (on_manifest) on_manifest(manifest);
         log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", text, manifest.torch_version, path,
                     registry->operators().size() - operators_before);
         break;

@@ -24,8 +24,14 @@ LoadOptions& load_options();
 // An empty list means the default registry, builtin:2.14.1. `only` skips the
 // other operators of built-in registries (manifest files are always loaded
 // whole, so their errors are never hidden).
+// Called with every manifest document loaded (files and -m python exports), so a
+// command that needs more of it than the registry (verify's recorded dumps) does
+// not parse it again.
+struct ManifestDocument;
+using ManifestObserver = std::function<void(const ManifestDocument&)>;
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
-                                        const OperatorFilter& only = {});
+                                        const OperatorFilter& only = {},
+                                        const ManifestObserver& on_manifest = {});
 // A registry from a torch dump (state text and optional fallbacks JSON text).
 std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
                                             std::string_view state_text,

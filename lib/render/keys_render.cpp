@@ -61,8 +61,39 @@ nlohmann::ordered_json catalogue_json(const Catalogue& cat) {
   for (auto n : cat.key_names())
     if (cat.python_parseable(n)) parseable.emplace_back(n);
   j["python_parseable_names"] = parseable;
+  const ReleaseSpec& spec = cat.spec();
+  nlohmann::ordered_json presets = nlohmann::ordered_json::array();
+  for (const auto& [name, keys] : spec.tensor_presets)
+    presets.push_back({{"name", name}, {"keys", keys}, {"observed", !spec.preset_inferred(name)}});
+  j["tensor_presets"] = std::move(presets);
+  nlohmann::ordered_json modifiers = nlohmann::ordered_json::array();
+  for (const auto& [name, key] : spec.tensor_modifier_keys)
+    modifiers.push_back({{"name", name}, {"key", key}, {"observed", !spec.modifier_inferred(name)}});
+  j["tensor_modifiers"] = std::move(modifiers);
   return j;
 }
+
+namespace {
+// trace's --tensor presets as the profile holds them; `~` marks what the
+// exporter inferred because the build could not make such a tensor.
+std::string presets_text(const Catalogue& cat, size_t width) {
+  const ReleaseSpec& spec = cat.spec();
+  std::string out = "\n" + wrap_words("Tensor presets of 'trace --tensor' (~ = inferred, not observed: the "
+                                      "build could not make such a tensor):", 0, 2, width) + "\n";
+  for (const auto& [name, keys] : spec.tensor_presets) {
+    std::string set;
+    for (auto k : keys) set += (set.empty() ? "" : ", ") + std::string(k);
+    out += wrap_words("  " + std::string(name) + (spec.preset_inferred(name) ? "~" : "") + ": " + set, 0, 6, width) +
+           "\n";
+  }
+  std::string mods;
+  for (const auto& [name, key] : spec.tensor_modifier_keys)
+    mods += (mods.empty() ? "" : ", ") + std::string(name) + (spec.modifier_inferred(name) ? "~" : "") + " adds " +
+            std::string(key);
+  if (!mods.empty()) out += wrap_words("  modifiers: " + mods, 0, 6, width) + "\n";
+  return out;
+}
+}  // namespace
 
 std::string catalogue_text(const Catalogue& cat, size_t width) {
   std::string out = wrap_words("Dispatch keys of PyTorch " + std::string(cat.version()) + " (verified on " +
@@ -97,7 +128,7 @@ std::string catalogue_text(const Catalogue& cat, size_t width) {
     out += wrap_words("  " + cat.name(k) + ": " + (set.empty() ? std::string("(empty)") : summarize_keys(cat, set)), 0,
                       6, width) + "\n";
   }
-  return out;
+  return out + presets_text(cat, width);
 }
 
 }  // namespace dispatchctl

@@ -80,7 +80,9 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
       for (const auto& step : options.tls_steps) line(out, "TLS", step, k_width);
     for (size_t i = 0; i < call.arguments.size(); ++i)
       line(out, "argument " + std::to_string(i) + " " + call.arguments[i].spec,
-           cat.format(call.arguments[i].keys), k_width);
+           cat.format(call.arguments[i].keys) +
+               (call.arguments[i].inferred ? " (inferred: the release's export could not make such a tensor)" : ""),
+           k_width);
     if (call.arguments.empty()) line(out, "arguments", "no tensor arguments", k_width);
     line(out, "union", cat.format(call.tensor_union), k_width);
     line(out, "| TLS included", cat.format(call.tls_included), k_width);
@@ -154,7 +156,11 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
     nlohmann::ordered_json c;
     c["reason"] = call.reason;
     c["arguments"] = nlohmann::ordered_json::array();
-    for (const auto& a : call.arguments) c["arguments"].push_back({{"spec", a.spec}, {"keys", key_list(cat, a.keys)}});
+    for (const auto& a : call.arguments) {
+      nlohmann::ordered_json arg = {{"spec", a.spec}, {"keys", key_list(cat, a.keys)}};
+      if (a.inferred) arg["inferred"] = true;
+      c["arguments"].push_back(std::move(arg));
+    }
     c["tensor_union"] = key_list(cat, call.tensor_union);
     c["tls_included"] = key_list(cat, call.tls_included);
     c["tls_excluded"] = key_list(cat, call.tls_excluded);

@@ -288,7 +288,7 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
   if (row.fallthrough())
     // Only reachable where no bit can mask it: Undefined, or a redispatch (§9.1).
     return raise("RuntimeError",
-                 assert_prefix("") +
+                 assert_prefix(spec.fallthrough_assert_at) +
                      "fallthrough_kernel was executed but it should have been short-circuited by "
                      "the dispatcher. This could occur if you registered a fallthrough kernel as "
                      "a override for a specific operator (as opposed to a backend fallback); this "

@@ -45,14 +45,18 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   auto it = std::find_if(presets.begin(), presets.end(),
                          [&](const auto& p) { return p.first == lower(parts[0]); });
   if (it == presets.end())
-    throw InputError(where + ": unknown tensor preset '" + parts[0] + "'" +
+    // A profile holds the presets its release could make or infer (an export
+    // from a build without nested tensors has no nested_cpu).
+    throw InputError(where + ": the release profile of PyTorch " + std::string(cat.version()) + " (" +
+                     std::string(cat.spec().source) + ") has no tensor preset '" + parts[0] + "'" +
                      did_you_mean(lower(parts[0]), views(tensor_preset_names(cat))) +
-                     "; presets: " + [&] {
+                     "; its presets: " + [&] {
                        std::string all;
                        for (const auto& n : tensor_preset_names(cat)) all += (all.empty() ? "" : ", ") + n;
                        return all;
-                     }() + " (or give --keyset K1,K2)");
+                     }() + " (or give the key set: --keyset K1,K2)");
   KeySet keys = set_of_names(cat, it->second);
+  bool inferred = cat.spec().preset_inferred(it->first);
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string m = lower(parts[i]);
     if (m == "requires_grad") continue;  // changes no key set
@@ -67,8 +71,9 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
                        did_you_mean(m, views(tensor_modifier_names(cat))) +
                        "; modifiers: conj, neg, zerotensor, inference, requires_grad");
     keys = keys | cat.bit(require_key(cat, mit->second, "release table"));
+    inferred = inferred || cat.spec().modifier_inferred(mit->first);
   }
-  return {spec, keys};
+  return {spec, keys, inferred};
 }
 
 TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {

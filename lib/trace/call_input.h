@@ -23,6 +23,9 @@ struct CallOptions {
 struct TensorArg {
   std::string spec;  // "cpu:conj", or "--keyset CPU,AutogradCPU"
   KeySet keys;
+  // The preset's key set or a modifier's key was inferred, not observed on the
+  // release (the profile says so: a CPU-only build cannot make a CUDA tensor).
+  bool inferred = false;
 };
 
 struct CallSetup {

@@ -38,3 +38,18 @@ add_test(NAME e2e_profile_live
          COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_profile_live.py
                  ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_profile_live)
 set_tests_properties(e2e_profile_live PROPERTIES TIMEOUT 600)
+
+# Issue 10: the exporter's call probes (fallthrough mask before/after TLS, the
+# ambiguous-AutogradOther assert, tensor presets and modifiers, the Autograd
+# fallback) against what the live 1.13.1 does, and trace following each.
+add_test(NAME e2e_probes_live
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_probes_live.py
+                 ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_probes_live)
+set_tests_properties(e2e_probes_live PROPERTIES TIMEOUT 300)
+
+# Issue 10: `dispatchctl export` (schema-valid, verify passes) and `-m python`
+# (equals builtin:1.13.1, cached under XDG_CACHE_HOME, key changes, broken Pythons).
+add_test(NAME e2e_export_cli_live
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_export_cli_live.py
+                 ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_export_cli_live)
+set_tests_properties(e2e_export_cli_live PROPERTIES TIMEOUT 600)

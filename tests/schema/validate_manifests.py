@@ -35,6 +35,15 @@ for folder in ("examples", "tests"):
             failures.append(f"{rel}: /{'/'.join(map(str, e.path))}: {e.message}")
         checked += 1
 
+# The built-in release profiles are what an export's release_profile holds.
+profile_validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/releaseProfile", "$defs": schema["$defs"]})
+builtin_profiles = sorted((root / "lib/builtin/data").glob("torch-*/profile.json"))
+for path in builtin_profiles:
+    for e in profile_validator.iter_errors(json.loads(path.read_text())):
+        failures.append(f"{path.relative_to(root)}: /{'/'.join(map(str, e.path))}: {e.message}")
+    checked += 1
+profile_113 = json.loads((root / "lib/builtin/data/torch-1.13.1/profile.json").read_text())
+
 # What the loader refuses, the schema refuses too.
 base = {"dispatchctl_manifest": 1, "torch_version": "2.14.1"}
 must_fail = [
@@ -50,6 +59,9 @@ must_fail = [
     dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "then": "redispach"}]}]),
     dict(base, fallbacks=[{"key": "CPU"}]),
     dict(base, extra=1),
+    # a probed text without {op}: the operator's name would have nowhere to go
+    {"dispatchctl_manifest": 1, "torch_version": "1.13.1",
+     "release_profile": dict(profile_113, autograd_fallback_backward_warning="backward warns")},
 ]
 for i, doc in enumerate(must_fail):
     if validator.is_valid(doc):

@@ -89,6 +89,9 @@ TEST_CASE("profile: bad profiles are one line with the JSON pointer") {
   auto bad_tls = keys;
   bad_tls["default_tls_included"] = {"BackendSelect", "NoSuchKey"};
   CHECK(error_of(bad_tls) == "p.json: /default_tls_included/1: 'NoSuchKey' is not a key of this release");
+  auto no_op = keys;
+  no_op["autograd_fallback_backward_warning"] = "an autograd kernel was not registered";
+  CHECK(error_of(no_op).rfind("p.json: /autograd_fallback_backward_warning: the text has no {op}", 0) == 0);
   auto typo = keys;
   typo["num_backend"] = 16;
   CHECK(error_of(typo).rfind("p.json: /num_backend: unknown field 'num_backend'; did you mean", 0) == 0);
@@ -100,4 +103,19 @@ TEST_CASE("profile: versions") {
   CHECK(major_minor("banana").empty());
   CHECK(Catalogue::for_version("2.14.0+cpu") == Catalogue::for_version("2.14"));
   CHECK(Catalogue::for_version("2.140") == nullptr);
+}
+
+TEST_CASE("profile: inferred pointers name fields and parts of them, with or without the manifest's prefix") {
+  auto keys = keys_json("2.14.1");
+  keys["tensor_presets"] = {{"cpu", {{"keys", {"CPU"}}, {"observed", true}}},
+                            {"cuda", {{"keys", {"CUDA"}}, {"observed", false}}}};
+  keys["tensor_modifier_keys"] = {{"conj", "Conjugate"}, {"neg", "Negative"}};
+  keys["inferred"] = {"/release_profile/tensor_modifier_keys/neg", "/autocast_key_of_backend"};
+  const ReleaseSpec spec = read_release_profile(keys, "m.json", "/release_profile", "2.14.1");
+  CHECK(spec.preset_inferred("cuda"));
+  CHECK_FALSE(spec.preset_inferred("cpu"));
+  CHECK(spec.modifier_inferred("neg"));
+  CHECK_FALSE(spec.modifier_inferred("conj"));
+  CHECK(spec.is_inferred("autocast_key_of_backend"));
+  CHECK_FALSE(spec.is_inferred("key_of_backend"));  // a whole field name, not a suffix of one
 }

@@ -158,7 +158,9 @@ TEST_CASE("trace: Undefined cases") {
     const Fixture f = custom_op({{{"key", "CompositeExplicitAutograd"}, {"kernel", ""}, {"fallthrough", true}}});
     const Trace t = run(f, {});
     CHECK(t.outcome == Trace::Outcome::Raised);
-    CHECK(t.hops.back().error.find("fallthrough_kernel was executed") != std::string::npos);
+    // As Debian sid's live 2.14.1 printed it (the exporter's probe, README "release_profile").
+    CHECK(t.hops.back().error.rfind("0 INTERNAL ASSERT FAILED at \"./aten/src/ATen/core/boxing/KernelFunction.cpp\":14, "
+                                    "please report a bug to PyTorch. fallthrough_kernel was executed", 0) == 0);
   }
 }
 

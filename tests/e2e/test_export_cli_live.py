@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""End-to-end, issue 10: `dispatchctl export` and `-m python[:P]` with Debian's live 1.13.1.
+
+  * `dispatchctl export --python /usr/bin/python3 -o F` writes a manifest that validates
+    against schemas/manifest.schema.json and that `verify` passes (N/N identical, exit 0);
+  * `show aten::add -m python:/usr/bin/python3` prints PyTorch's table and state of every
+    overload exactly as `-m builtin:1.13.1` does (the built-in registry is real 1.13.1 data);
+  * the export is cached under $XDG_CACHE_HOME/dispatchctl: the second run says "cache
+    hit" under -v and leaves the file untouched (mtime, size), and a key change (torch
+    found elsewhere, through PYTHONPATH) looks for another cache file;
+  * a broken interpreter (missing, or a torch that fails to import) is one error line, exit 2,
+    and leaves no cache file behind."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_common as e2e  # noqa: E402
+
+PYTHON = "/usr/bin/python3"
+
+
+def fail(text):
+    print("FAIL: " + text)
+    sys.exit(1)
+
+
+def run(args, argv, env, expect):
+    proc = subprocess.run([args.dispatchctl] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    if proc.returncode != expect:
+        fail("dispatchctl %s: exit %d (expected %d)\n%s" % (" ".join(argv), proc.returncode, expect, err[-2000:]))
+    return out, err
+
+
+def cache_files(cache):
+    folder = os.path.join(cache, "dispatchctl")
+    if not os.path.isdir(folder):
+        return {}
+    return {n: os.stat(os.path.join(folder, n)) for n in os.listdir(folder) if n.startswith("export-")}
+
+
+def main():
+    args = e2e.arguments(__doc__)
+    e2e.require_torch()
+    import jsonschema
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(args.exporter)))
+    cache = os.path.join(args.workdir, "xdg-cache")
+    subprocess.run(["rm", "-rf", cache], check=True)
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
+
+    # export → schema-valid → verify.
+    export = os.path.join(args.workdir, "export.json")
+    if os.path.exists(export):
+        os.unlink(export)
+    run(args, ["export", "--python", PYTHON, "-o", export], env, 0)
+    with open(export, encoding="utf-8") as f:
+        manifest = json.load(f)
+    with open(os.path.join(repo, "schemas/manifest.schema.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(manifest))
+    if errors:
+        fail("the export does not validate: %s at %s" % (errors[0].message[:300], list(errors[0].path)))
+    out, _ = run(args, ["verify", "-m", export], env, 0)
+    n = len(manifest["recorded"]["tables"])
+    if n < 3000 or out != "%d/%d tables identical, %d/%d states identical\n" % (n, n, n, n):
+        fail("verify printed %r for %d recorded operators" % (out, n))
+
+    # -m python equals the built-in 1.13.1 answer; the first run exports, the second hits the cache.
+    spec = "python:" + PYTHON
+    for fmt in ("torch-table", "torch-state"):
+        ours, err = run(args, ["-v", "show", "aten::add", "--format", fmt, "-m", spec], env, 0)
+        builtin, _ = run(args, ["show", "aten::add", "--format", fmt, "-m", "builtin:1.13.1"], env, 0)
+        if ours != builtin:
+            fail("show aten::add --format %s -m %s differs from builtin:1.13.1" % (fmt, spec))
+        if fmt == "torch-table":
+            first_err = err
+            after_first = cache_files(cache)
+    m = re.search(r"no cached export at (\S+); running the exporter", first_err)
+    if not m or not os.path.dirname(m.group(1)) == os.path.join(cache, "dispatchctl"):
+        fail("the first -m python run did not export into $XDG_CACHE_HOME:\n%s" % first_err)
+    if len(after_first) != 1:
+        fail("expected one cached export, found %s" % sorted(after_first))
+    if "cache hit " + m.group(1) not in err:
+        fail("the second -m python run did not use the cache:\n%s" % err)
+    name, before = next(iter(after_first.items()))
+    after = cache_files(cache)[name]
+    if (after.st_mtime_ns, after.st_size) != (before.st_mtime_ns, before.st_size):
+        fail("the cached export was rewritten on a cache hit")
+
+    # The key changes with where torch is found: another cache file is looked for, and a
+    # torch that fails to import is one clear line, exit 2, nothing cached.
+    shim = os.path.join(args.workdir, "shim")
+    os.makedirs(os.path.join(shim, "torch"), exist_ok=True)
+    with open(os.path.join(shim, "torch", "__init__.py"), "w") as f:
+        f.write("raise ImportError('this torch is broken on purpose')\n")
+    _, err = run(args, ["-v", "show", "aten::add", "-m", spec], dict(env, PYTHONPATH=shim), 2)
+    looked = re.search(r"no cached export at (\S+);", err)
+    if not looked or looked.group(1) == m.group(1):
+        fail("a torch found elsewhere must change the cache key:\n%s" % err)
+    errors = [line for line in err.splitlines() if line.startswith("dispatchctl: error:")]
+    if len(errors) != 1 or "broken on purpose" not in errors[0] or "python:" not in errors[0]:
+        fail("a broken torch: expected one error line naming the interpreter and the cause:\n%s" % err)
+    if set(cache_files(cache)) != set(after_first):
+        fail("a failed export left a cache file: %s" % sorted(cache_files(cache)))
+    missing = os.path.join(args.workdir, "no-such-python")
+    _, err = run(args, ["show", "aten::add", "-m", "python:" + missing], env, 2)
+    if err.count("\n") != 1 or not err.startswith("dispatchctl: error: python:" + missing):
+        fail("a missing interpreter: expected one error line, got %r" % err)
+    print("export: %d operators, verify %s; -m python equals builtin:1.13.1 for aten::add, cached in %s"
+          % (n, out.strip(), name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
