@@ -130,4 +130,20 @@ class Registry {
   std::uint32_t sequence_ = 0;
 };
 
+// Registers without the signature check while in scope: PyTorch's own dumps
+// (what PyTorch printed, it already accepted), and the check's cost.
+class SignatureChecksOff {
+ public:
+  explicit SignatureChecksOff(Registry& registry) : registry_(registry), was_(registry.check_signatures) {
+    registry.check_signatures = false;
+  }
+  ~SignatureChecksOff() { registry_.check_signatures = was_; }
+  SignatureChecksOff(const SignatureChecksOff&) = delete;
+  SignatureChecksOff& operator=(const SignatureChecksOff&) = delete;
+
+ private:
+  Registry& registry_;
+  bool was_;
+};
+
 }  // namespace dispatchctl
