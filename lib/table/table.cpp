@@ -52,16 +52,6 @@ std::optional<Alias> alias_of_rule(Rule rule) {
   }
 }
 
-bool Row::fallthrough() const {
-  if (fallback) return fallback->fallthrough;
-  return kernel && kernel->fallthrough;
-}
-
-std::string_view Row::debug() const {
-  if (fallback) return fallback->debug;
-  return kernel ? std::string_view(kernel->debug) : std::string_view();
-}
-
 const Kernel& ambiguous_autogradother_kernel() {
   static const Kernel kernel = [] {
     Kernel k;
