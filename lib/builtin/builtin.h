@@ -1,7 +1,8 @@
-// The real registries of PyTorch 2.14.1 and 1.13.1 and their release profiles, embedded in the binary
-// as PyTorch printed them (registry_state + fallbacks) and imported on use.
-// Stored gzipped in lib/builtin/data/, embedded uncompressed so that start-up
-// needs no inflate and `show OP` can skip the blocks of other operators.
+// The real registries of the PyTorch releases in lib/builtin/data/ (today 2.14.1
+// and 1.13.1) and their release profiles, embedded in the binary. PyTorch's
+// dumps are stored gzipped there and parsed at build time into packs
+// (builtin/pack.h): start-up parses no text and `show OP` reads only OP's
+// records. Load one with load_pack (registry/sources.cpp does).
 #pragma once
 
 #include <string>
@@ -12,11 +13,12 @@ namespace dispatchctl {
 
 struct BuiltinRegistry {
   std::string_view version;         // "2.14.1"
-  std::string_view state;           // _dispatch_dump of every operator (=== NAME blocks)
+  std::string_view pack;            // _dispatch_dump of every operator, packed (builtin/pack.h)
   std::string_view fallbacks_json;  // {key: text}
   std::string_view profile_json;    // the release profile (keys/profile.h)
 };
 
+// Newest release first.
 const std::vector<BuiltinRegistry>& builtin_registries();
 // "builtin:2.14.1" or "builtin:2.14" -> the entry; nullptr if unknown.
 const BuiltinRegistry* find_builtin(std::string_view name);

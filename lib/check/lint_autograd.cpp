@@ -1,6 +1,9 @@
 // no-autograd-kernel, and the alias keys of --require: both ask which
 // autograd keys an operator's backend kernels make reachable.
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "check/lint.h"
 #include "render/key_summary.h"
@@ -8,23 +11,54 @@
 
 namespace dispatchctl {
 
+namespace {
+// What autograd_keys_of_backend_kernels asks of the catalogue, once per catalogue
+// (asked per operator, it was most of `check`'s time on a whole registry).
+struct AutogradLookup {
+  std::vector<std::vector<Key>> alias_runtime_keys;  // by key: for CEA and CEA-NF, else empty
+  std::vector<Key> autograd_of;                      // by key: the autograd key of its backend
+  std::vector<int> table_index;                      // by key
+};
+
+const AutogradLookup& autograd_lookup(const Catalogue& cat) {
+  static std::mutex mutex;
+  static std::unordered_map<const Catalogue*, std::unique_ptr<AutogradLookup>> built;
+  std::lock_guard lock(mutex);
+  auto& slot = built[&cat];
+  if (slot) return *slot;
+  slot = std::make_unique<AutogradLookup>();
+  slot->alias_runtime_keys.resize(cat.key_count());
+  slot->autograd_of.resize(cat.key_count());
+  slot->table_index.resize(cat.key_count());
+  for (Key k = 0; k < cat.key_count(); ++k) {
+    if (cat.is_alias(k)) {
+      const auto a = cat.alias_of(k);
+      if (a == Alias::CompositeExplicitAutograd || a == Alias::CompositeExplicitAutogradNonFunctional)
+        slot->alias_runtime_keys[k] = cat.alias_runtime_keys(k);
+      continue;
+    }
+    slot->autograd_of[k] = cat.autograd_key_from_backend(cat.backend_of(k));
+    slot->table_index[k] = cat.table_index(cat.bit(k));
+  }
+  return *slot;
+}
+}  // namespace
+
 std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Operator& op) {
-  std::vector<Key> backend_keys;
+  const AutogradLookup& lookup = autograd_lookup(cat);
+  std::vector<Key> out;
+  auto add = [&](Key backend_key) {
+    const Key autograd = lookup.autograd_of[backend_key];
+    if (std::find(out.begin(), out.end(), autograd) == out.end()) out.push_back(autograd);
+  };
   for (const auto& kk : op.by_key) {
     if (cat.is_alias(kk.key)) {
-      const auto a = cat.alias_of(kk.key);
-      if (a != Alias::CompositeExplicitAutograd && a != Alias::CompositeExplicitAutogradNonFunctional) continue;
-      for (Key k : cat.alias_runtime_keys(kk.key)) backend_keys.push_back(k);
+      for (Key k : lookup.alias_runtime_keys[kk.key]) add(k);
     } else if (cat.is_runtime(kk.key) && cat.is_backend_dispatch_key(kk.key)) {
-      backend_keys.push_back(kk.key);
+      add(kk.key);
     }
   }
-  std::vector<Key> out;
-  for (Key k : backend_keys) {
-    const Key autograd = cat.autograd_key_from_backend(cat.backend_of(k));
-    if (std::find(out.begin(), out.end(), autograd) == out.end()) out.push_back(autograd);
-  }
-  std::sort(out.begin(), out.end(), [&cat](Key a, Key b) { return cat.table_index(cat.bit(a)) < cat.table_index(cat.bit(b)); });
+  std::sort(out.begin(), out.end(), [&lookup](Key a, Key b) { return lookup.table_index[a] < lookup.table_index[b]; });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "builtin/builtin.h"
+#include "builtin/pack.h"
 #include "registry/sources.h"
 
 namespace dispatchctl {
@@ -39,17 +40,10 @@ void sort_unique(std::vector<std::string>& names) {
 std::vector<std::string> complete_operator_names(const std::vector<std::string>& sources, std::string_view prefix) {
   std::vector<std::string> names;
   if (auto builtins = builtins_only(sources)) {
-    // Every TAB runs this: read the '=== NAME' lines of the embedded dump, import nothing.
-    for (const BuiltinRegistry* b : *builtins) {
-      std::string_view text = b->state;
-      for (std::size_t at = 0; at < text.size();) {
-        std::size_t end = text.find('\n', at);
-        if (end == std::string_view::npos) end = text.size();
-        const std::string_view line = text.substr(at, end - at);
-        if (line.starts_with("=== ")) add_name(names, line.substr(4), prefix);
-        at = end + 1;
-      }
-    }
+    // Every TAB runs this: read the names of the embedded packs, import nothing.
+    for (const BuiltinRegistry* b : *builtins)
+      for (std::string_view name : pack_operator_names(b->pack, std::string(k_builtin_prefix) + std::string(b->version)))
+        add_name(names, name, prefix);
   } else {
     auto registry = load_registry(sources, [prefix](std::string_view name) { return name.starts_with(prefix); });
     for (const Operator& op : registry->operators()) add_name(names, op.name, prefix);

@@ -14,20 +14,8 @@ std::string Origin::to_string() const {
   return file;
 }
 
-const Operator::KeyKernels* Operator::kernels_at(Key k) const {
-  if (!has(k)) return nullptr;
-  for (const auto& kk : by_key)
-    if (kk.key == k) return &kk;
-  return nullptr;
-}
-
-const Kernel* Operator::active(Key k) const {
-  const auto* kk = kernels_at(k);
-  return kk ? &registrations[kk->newest_first.front()] : nullptr;
-}
-
 Operator& Registry::entry(std::string_view op_name) {
-  auto it = index_.find(std::string(op_name));
+  auto it = index_.find(op_name);
   if (it != index_.end()) return operators_[it->second];
   index_.emplace(std::string(op_name), operators_.size());
   operators_.push_back(Operator{});
@@ -119,7 +107,7 @@ void Registry::fallback(Fallback fb) {
 }
 
 const Operator* Registry::find(std::string_view op_name) const {
-  auto it = index_.find(std::string(op_name));
+  auto it = index_.find(op_name);
   return it == index_.end() ? nullptr : &operators_[it->second];
 }
 

@@ -75,8 +75,16 @@ struct Operator {
 
   bool has(Key k) const { return (present[k >> 6] >> (k & 63)) & 1; }
   // The list at exactly k (alias keys allowed), newest first; nullptr if none.
-  const KeyKernels* kernels_at(Key k) const;
-  const Kernel* active(Key k) const;
+  const KeyKernels* kernels_at(Key k) const {
+    if (!has(k)) return nullptr;
+    for (const auto& kk : by_key)
+      if (kk.key == k) return &kk;
+    return nullptr;
+  }
+  const Kernel* active(Key k) const {
+    const auto* kk = kernels_at(k);
+    return kk ? &registrations[kk->newest_first.front()] : nullptr;
+  }
 };
 
 class Registry {
@@ -130,10 +138,31 @@ class Registry {
 
   const Catalogue* catalogue_;
   std::vector<Operator> operators_;
-  std::unordered_map<std::string, std::size_t> index_;
+  // Looked up by string_view without building a std::string (one per registration otherwise).
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> index_;
   std::vector<Fallback> fallbacks_;
   std::vector<int> fallback_slot_;  // by key: index into fallbacks_, or -1
   std::uint32_t sequence_ = 0;
+};
+
+// Registers without the signature check while in scope: PyTorch's own dumps
+// (what PyTorch printed, it already accepted), and the check's cost.
+class SignatureChecksOff {
+ public:
+  explicit SignatureChecksOff(Registry& registry) : registry_(registry), was_(registry.check_signatures) {
+    registry.check_signatures = false;
+  }
+  ~SignatureChecksOff() { registry_.check_signatures = was_; }
+  SignatureChecksOff(const SignatureChecksOff&) = delete;
+  SignatureChecksOff& operator=(const SignatureChecksOff&) = delete;
+
+ private:
+  Registry& registry_;
+  bool was_;
 };
 
 }  // namespace dispatchctl

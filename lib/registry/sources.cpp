@@ -1,6 +1,7 @@
 #include "registry/sources.h"
 
 #include "builtin/builtin.h"
+#include "builtin/pack.h"
 #include "keys/profile.h"
 #include "registry/manifest.h"
 #include "registry/source_spec.h"
@@ -91,7 +92,7 @@ void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
     registry->require_release(version, spec.text);
   }
   import_torch_fallbacks(*registry, builtin.fallbacks_json, spec.text + " fallbacks");
-  import_torch_state(*registry, builtin.state, spec.text, only);
+  load_pack(*registry, builtin.pack, spec.text, only);
   registry->sources.push_back(spec.text);
 }
 

@@ -227,13 +227,7 @@ class StateParser {
 
 void import_torch_state(Registry& registry, std::string_view text, const std::string& source,
                         const OperatorFilter& only) {
-  // What PyTorch printed, it accepted: skip the signature check (and its cost).
-  struct SignatureCheckOff {
-    Registry& registry;
-    bool was = registry.check_signatures;
-    explicit SignatureCheckOff(Registry& r) : registry(r) { registry.check_signatures = false; }
-    ~SignatureCheckOff() { registry.check_signatures = was; }
-  } off(registry);
+  const SignatureChecksOff off(registry);  // what PyTorch printed, it accepted
   StateParser(registry, text, source, only).run();
 }
 

@@ -1,5 +1,6 @@
 #include "table/table.h"
 
+#include "table/key_masks.h"
 #include "util/log.h"
 
 namespace dispatchctl {
@@ -49,16 +50,6 @@ std::optional<Alias> alias_of_rule(Rule rule) {
     case Rule::FuncTorchBatchedDecomposition: return Alias::FuncTorchBatchedDecomposition;
     default: return std::nullopt;
   }
-}
-
-bool Row::fallthrough() const {
-  if (fallback) return fallback->fallthrough;
-  return kernel && kernel->fallthrough;
-}
-
-std::string_view Row::debug() const {
-  if (fallback) return fallback->debug;
-  return kernel ? std::string_view(kernel->debug) : std::string_view();
 }
 
 const Kernel& ambiguous_autogradother_kernel() {
@@ -227,12 +218,51 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
   return row;
 }
 
+// The same rules as compute_row, with what they test precomputed
+// (table/key_masks.h): no Explanation, a few bit operations per row.
 std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
   PhaseTimer timer("compute");
-  std::vector<Row> rows;
-  const auto& keys = registry.catalogue().runtime_keys();
-  rows.reserve(keys.size());
-  for (Key k : keys) rows.push_back(compute_row(registry, op, k));
+  const KeyMasks& m = key_masks(registry.catalogue());
+  std::uint8_t registered = 0;  // bit per alias rule whose alias key has kernels
+  for (int i = 0; i < 6; ++i)
+    if (m.aliases[i] && op.has(*m.aliases[i])) registered |= 1u << i;
+  const bool has_cea = registered & (1u << KeyMasks::k_cea);
+  const bool autogradother_kernel = intersects(op.present, m.autogradother_keys);
+  std::vector<Row> rows(m.rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const RowMask& r = m.rows[i];
+    Row& row = rows[i];
+    row.key = r.key;
+    auto fill = [&](Rule rule, Key provider) {
+      row.rule = rule;
+      row.provider = provider;
+      row.kernel = op.active(provider);
+    };
+    auto applies = [&](int alias_rule) { return (r.covered & registered) >> alias_rule & 1; };
+    if (op.has(r.key)) {
+      fill(Rule::Direct, r.key);
+    } else if (applies(KeyMasks::k_ceanf)) {
+      fill(Rule::CompositeExplicitAutogradNonFunctional, *m.aliases[KeyMasks::k_ceanf]);
+    } else if (applies(KeyMasks::k_cea)) {
+      fill(Rule::CompositeExplicitAutograd, *m.aliases[KeyMasks::k_cea]);
+    } else if (applies(KeyMasks::k_nested)) {
+      fill(Rule::CompositeImplicitAutogradNestedTensor, *m.aliases[KeyMasks::k_nested]);
+    } else if (applies(KeyMasks::k_cia) && r.autograd_other && autogradother_kernel) {
+      row.rule = Rule::AmbiguousAutogradOther;
+      row.provider = *m.aliases[KeyMasks::k_cia];
+      row.kernel = &ambiguous_autogradother_kernel();
+    } else if (applies(KeyMasks::k_cia) && !has_cea && !intersects(op.present, r.backend_keys)) {
+      fill(Rule::CompositeImplicitAutograd, *m.aliases[KeyMasks::k_cia]);
+    } else if (applies(KeyMasks::k_autograd)) {
+      fill(Rule::Autograd, *m.aliases[KeyMasks::k_autograd]);
+    } else if (applies(KeyMasks::k_batched)) {
+      fill(Rule::FuncTorchBatchedDecomposition, *m.aliases[KeyMasks::k_batched]);
+    } else if (const Fallback* fb = registry.fallback_for(r.key)) {
+      row.rule = Rule::BackendFallback;
+      row.fallback = fb;
+      row.provider = r.key;
+    }
+  }
   return rows;
 }
 

@@ -41,8 +41,11 @@ struct Row {
   Key provider = k_undefined;          // key the registration sits at (alias key for alias rules)
 
   bool valid() const { return rule != Rule::Missing; }
-  bool fallthrough() const;
-  std::string_view debug() const;
+  bool fallthrough() const { return fallback ? fallback->fallthrough : kernel && kernel->fallthrough; }
+  std::string_view debug() const {
+    if (fallback) return fallback->debug;
+    return kernel ? std::string_view(kernel->debug) : std::string_view();
+  }
 };
 
 // Why a row came out as it did: one step per rule of §3.2, in order.

@@ -1,0 +1,67 @@
+// The built-in registries' binary form ("pack"): PyTorch's dump of a release,
+// parsed at build time by the text loader (registry/torch_dump.h) and written
+// by lib/builtin/gen/pack_tool.cpp, so start-up reads fixed-size records
+// instead of parsing 5 MB of text, and `show OP` touches only OP's records.
+//
+// Layout (little-endian, every field 4-byte aligned; offsets from the start):
+//   PackHeader
+//   u32 key_names[key_count]          string ids of the key names kernels use
+//   PackedOperator operators[operator_count]   sorted by name, as the dump is
+//   PackedKernel kernels[kernel_count]         per operator, in registration order
+//   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
+//   char chars[]
+// Kernels refer to keys by name, so a pack stays valid when a catalogue's enum
+// values move. The reader refuses any inconsistency with InputError.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "registry/registry.h"
+#include "registry/torch_dump.h"
+
+namespace dispatchctl {
+
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '1'};
+constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
+
+struct PackHeader {
+  char magic[8];
+  std::uint32_t key_count, operator_count, kernel_count, string_count, chars_size;
+};
+
+struct PackedOperator {
+  std::uint32_t name, schema, schema_debug;  // string ids; schema = k_no_string: none
+  std::uint32_t schema_line;                 // line of "schema:" in the dump
+  std::uint32_t first_kernel, kernel_count;
+  std::uint8_t alias_analysis;  // index into k_alias_analysis_kinds
+  std::uint8_t alias_analysis_explicit;
+  std::uint16_t reserved;
+};
+
+struct PackedKernel {
+  std::uint32_t debug, signature;  // signature = k_no_string: none
+  std::uint32_t line;
+  std::uint16_t key;    // index into key_names
+  std::uint8_t flags;   // k_kernel_*
+  std::uint8_t reserved;
+};
+
+constexpr std::uint8_t k_kernel_fallthrough = 1, k_kernel_boxed = 2, k_kernel_unboxed = 4;
+constexpr std::string_view k_alias_analysis_kinds[] = {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"};
+
+// The pack of a registry (what the build-time tool writes). Origins keep only
+// their line: the reader names the source as it was asked for (builtin:2.14).
+std::string write_pack(const Registry& registry);
+
+// Registers the pack's operators (those `only` accepts) as import_torch_state
+// would from the dump it was made from: same calls, same order, same origins
+// (source:line). InputError "source: pack: what" on a damaged pack.
+void load_pack(Registry& registry, std::string_view pack, const std::string& source,
+               const OperatorFilter& only = {});
+// Every operator name, sorted (for shell completion: nothing is registered).
+std::vector<std::string_view> pack_operator_names(std::string_view pack, const std::string& source);
+
+}  // namespace dispatchctl

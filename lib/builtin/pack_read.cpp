@@ -1,0 +1,128 @@
+#include <bit>
+#include <cstring>
+
+#include "builtin/pack.h"
+
+namespace dispatchctl {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "packs are little-endian");
+
+// Bounds-checked access to a pack: any record or string outside the data is
+// an InputError, never a read past the end (tests/fuzz/fuzz_pack.cpp).
+class PackView {
+ public:
+  PackView(std::string_view data, const std::string& source) : data_(data), source_(source) {
+    if (data.size() < sizeof header_) fail("shorter than its header");
+    std::memcpy(&header_, data.data(), sizeof header_);
+    if (std::memcmp(header_.magic, k_pack_magic, sizeof header_.magic) != 0) fail("not a dispatchctl pack");
+    std::uint64_t at = sizeof header_;
+    auto section = [&](std::uint64_t count, std::uint64_t size) {
+      const std::uint64_t start = at;
+      at += count * size;
+      if (at > data.size()) fail("truncated");
+      return start;
+    };
+    key_names_ = section(header_.key_count, sizeof(std::uint32_t));
+    operators_ = section(header_.operator_count, sizeof(PackedOperator));
+    kernels_ = section(header_.kernel_count, sizeof(PackedKernel));
+    offsets_ = section(std::uint64_t(header_.string_count) + 1, sizeof(std::uint32_t));
+    chars_ = section(header_.chars_size, 1);
+  }
+
+  const PackHeader& header() const { return header_; }
+  PackedOperator op(std::uint32_t i) const { return record<PackedOperator>(operators_, i); }
+  PackedKernel kernel(std::uint32_t i) const {
+    if (i >= header_.kernel_count) fail("kernel " + std::to_string(i) + " out of range");
+    return record<PackedKernel>(kernels_, i);
+  }
+  std::string_view key_name(std::uint32_t i) const { return string(record<std::uint32_t>(key_names_, i)); }
+
+  std::string_view string(std::uint32_t id) const {
+    if (id >= header_.string_count) fail("string " + std::to_string(id) + " out of range");
+    const auto begin = record<std::uint32_t>(offsets_, id), end = record<std::uint32_t>(offsets_, id + 1);
+    if (begin > end || end > header_.chars_size) fail("string " + std::to_string(id) + " out of bounds");
+    return data_.substr(chars_ + begin, end - begin);
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(source_ + ": pack: " + what + "; rebuild dispatchctl");
+  }
+
+ private:
+  template <typename T>
+  T record(std::uint64_t section, std::uint32_t i) const {
+    T out;
+    std::memcpy(&out, data_.data() + section + std::uint64_t(i) * sizeof(T), sizeof(T));
+    return out;
+  }
+
+  std::string_view data_;
+  const std::string& source_;
+  PackHeader header_{};
+  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, offsets_ = 0, chars_ = 0;
+};
+
+std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
+  std::vector<Key> keys(pack.header().key_count);
+  for (std::uint32_t i = 0; i < keys.size(); ++i) {
+    const auto k = cat.find(pack.key_name(i));
+    if (!k) pack.fail("key '" + std::string(pack.key_name(i)) + "' is not one of PyTorch " + std::string(cat.version()));
+    keys[i] = *k;
+  }
+  return keys;
+}
+
+void load_operator(Registry& registry, const PackView& pack, const PackedOperator& op, std::string_view name,
+                   const std::vector<Key>& keys, const std::string& source) {
+  if (op.schema != k_no_string) {
+    if (op.alias_analysis >= std::size(k_alias_analysis_kinds)) pack.fail("unknown alias analysis kind");
+    Schema schema;
+    schema.text = std::string(pack.string(op.schema));
+    schema.debug = std::string(pack.string(op.schema_debug));
+    schema.alias_analysis = std::string(k_alias_analysis_kinds[op.alias_analysis]);
+    schema.alias_analysis_explicit = op.alias_analysis_explicit != 0;
+    schema.origin = Origin{source, "", static_cast<int>(op.schema_line)};
+    registry.define(name, std::move(schema));
+  }
+  if (std::uint64_t(op.first_kernel) + op.kernel_count > pack.header().kernel_count)
+    pack.fail("operator '" + std::string(name) + "' has kernels out of range");
+  for (std::uint32_t i = 0; i < op.kernel_count; ++i) {
+    const PackedKernel packed = pack.kernel(op.first_kernel + i);
+    if (packed.key >= keys.size()) pack.fail("key index out of range");
+    Kernel kernel;
+    kernel.key = keys[packed.key];
+    kernel.debug = std::string(pack.string(packed.debug));
+    if (packed.signature != k_no_string) kernel.signature = std::string(pack.string(packed.signature));
+    kernel.fallthrough = packed.flags & k_kernel_fallthrough;
+    kernel.boxed = packed.flags & k_kernel_boxed;
+    kernel.unboxed = packed.flags & k_kernel_unboxed;
+    kernel.origin = Origin{source, "", static_cast<int>(packed.line)};
+    registry.impl(name, std::move(kernel));
+  }
+  if (op.schema == k_no_string && op.kernel_count == 0) registry.declare(name);
+}
+
+}  // namespace
+
+void load_pack(Registry& registry, std::string_view data, const std::string& source, const OperatorFilter& only) {
+  const PackView pack(data, source);
+  const std::vector<Key> keys = catalogue_keys(pack, registry.catalogue());
+  const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
+  for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) {
+    const PackedOperator op = pack.op(i);
+    const std::string_view name = pack.string(op.name);
+    if (name.find("::") == std::string_view::npos) pack.fail("operator name '" + std::string(name) + "' has no namespace");
+    if (!only || only(name)) load_operator(registry, pack, op, name, keys, source);
+  }
+}
+
+std::vector<std::string_view> pack_operator_names(std::string_view data, const std::string& source) {
+  const PackView pack(data, source);
+  std::vector<std::string_view> names;
+  names.reserve(pack.header().operator_count);
+  for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) names.push_back(pack.string(pack.op(i).name));
+  return names;
+}
+
+}  // namespace dispatchctl

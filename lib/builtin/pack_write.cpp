@@ -1,0 +1,100 @@
+#include "builtin/pack.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace dispatchctl {
+namespace {
+
+class PackWriter {
+ public:
+  explicit PackWriter(const Catalogue& cat) : cat_(cat) {}
+
+  std::uint32_t string_id(std::string_view text) {
+    auto [it, inserted] = string_ids_.try_emplace(text, static_cast<std::uint32_t>(strings_.size()));
+    if (inserted) strings_.push_back(text);
+    return it->second;
+  }
+
+  std::uint16_t key_index(Key key) {
+    auto [it, inserted] = key_indices_.try_emplace(key, static_cast<std::uint16_t>(key_names_.size()));
+    if (inserted) key_names_.push_back(string_id(cat_.name(key)));
+    return it->second;
+  }
+
+  void add(const Operator& op) {
+    PackedOperator packed{};
+    packed.name = string_id(op.name);
+    packed.schema = packed.schema_debug = k_no_string;
+    if (op.schema) {
+      packed.schema = string_id(op.schema->text);
+      packed.schema_debug = string_id(op.schema->debug);
+      packed.schema_line = static_cast<std::uint32_t>(op.schema->origin.line);
+      for (std::uint8_t i = 0; i < std::size(k_alias_analysis_kinds); ++i)
+        if (op.schema->alias_analysis == k_alias_analysis_kinds[i]) packed.alias_analysis = i;
+      packed.alias_analysis_explicit = op.schema->alias_analysis_explicit;
+    }
+    packed.first_kernel = static_cast<std::uint32_t>(kernels_.size());
+    packed.kernel_count = static_cast<std::uint32_t>(op.registrations.size());
+    // Registration order: replaying it rebuilds each key's newest-first list.
+    for (const Kernel& k : op.registrations) {
+      PackedKernel pk{};
+      pk.debug = string_id(k.debug);
+      pk.signature = k.signature ? string_id(*k.signature) : k_no_string;
+      pk.line = static_cast<std::uint32_t>(k.origin.line);
+      pk.key = key_index(k.key);
+      pk.flags = (k.fallthrough ? k_kernel_fallthrough : 0) | (k.boxed ? k_kernel_boxed : 0) |
+                 (k.unboxed ? k_kernel_unboxed : 0);
+      kernels_.push_back(pk);
+    }
+    operators_.push_back(packed);
+  }
+
+  std::string finish() const {
+    std::string chars;
+    std::vector<std::uint32_t> offsets{0};
+    for (auto s : strings_) {
+      chars += s;
+      offsets.push_back(static_cast<std::uint32_t>(chars.size()));
+    }
+    PackHeader header{};
+    std::memcpy(header.magic, k_pack_magic, sizeof header.magic);
+    header.key_count = static_cast<std::uint32_t>(key_names_.size());
+    header.operator_count = static_cast<std::uint32_t>(operators_.size());
+    header.kernel_count = static_cast<std::uint32_t>(kernels_.size());
+    header.string_count = static_cast<std::uint32_t>(strings_.size());
+    header.chars_size = static_cast<std::uint32_t>(chars.size());
+    std::string out;
+    append(out, &header, sizeof header);
+    append(out, key_names_.data(), key_names_.size() * sizeof(std::uint32_t));
+    append(out, operators_.data(), operators_.size() * sizeof(PackedOperator));
+    append(out, kernels_.data(), kernels_.size() * sizeof(PackedKernel));
+    append(out, offsets.data(), offsets.size() * sizeof(std::uint32_t));
+    out += chars;
+    return out;
+  }
+
+ private:
+  static void append(std::string& out, const void* data, size_t size) {
+    out.append(static_cast<const char*>(data), size);
+  }
+
+  const Catalogue& cat_;
+  std::vector<std::string_view> strings_;  // views into the registry, which outlives the writer
+  std::unordered_map<std::string_view, std::uint32_t> string_ids_;
+  std::vector<std::uint32_t> key_names_;
+  std::unordered_map<Key, std::uint16_t> key_indices_;
+  std::vector<PackedOperator> operators_;
+  std::vector<PackedKernel> kernels_;
+};
+
+}  // namespace
+
+std::string write_pack(const Registry& registry) {
+  static_assert(sizeof(PackHeader) == 28 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16);
+  PackWriter writer(registry.catalogue());
+  for (const Operator& op : registry.operators()) writer.add(op);
+  return writer.finish();
+}
+
+}  // namespace dispatchctl
