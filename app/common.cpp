@@ -14,6 +14,7 @@
 
 #include "registry/python_export.h"
 #include "registry/sources.h"
+#include "util/file_io.h"
 #include "util/log.h"
 #include "util/suggest.h"
 #include "util/wrap.h"
@@ -143,6 +144,20 @@ size_t output_width() {
 
 void write_stdout(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+bool write_output(std::string_view text, const std::string& path) {
+  if (path.empty() || path == "-") {
+    write_stdout(text);
+    return false;
+  }
+  write_file_atomically(path, text);
+  return true;
+}
+
+CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::string& what) {
+  return command->add_option("-o,--output", path, what + " to write (default: stdout, also '-'); written atomically")
+      ->type_name("FILE");
 }
 
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
