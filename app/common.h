@@ -33,6 +33,10 @@ CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::
 // Columns text output wraps to: $COLUMNS, else the terminal's width when
 // stdout is one, else 80 (never less than 40).
 size_t output_width();
+// --help at output_width(): option and command descriptions, the description
+// and the footer wrapped at word boundaries (CLI11 prints them on one line).
+// Installed on the main app before the subcommands are added (they copy it).
+std::shared_ptr<CLI::FormatterBase> make_help_formatter();
 // --format with a fixed set of choices and a default.
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);
