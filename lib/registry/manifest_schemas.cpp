@@ -1,7 +1,6 @@
 #include "registry/manifest_schemas.h"
 
-#include <array>
-
+#include "keys/catalogue.h"
 #include "registry/schema_parser.h"
 #include "util/errors.h"
 #include "util/json_locate.h"
@@ -9,14 +8,18 @@
 namespace dispatchctl {
 namespace {
 
-// Releases whose parser took lower-case type variables in any namespace
-// (from 2.1 on only aten:: and prim:: schemas may use them).
-constexpr std::array<std::string_view, 1> k_typevars_everywhere = {"1.13"};
-
-bool typevars_everywhere(std::string_view torch_version) {
-  for (auto release : k_typevars_everywhere)
-    if (torch_version.rfind(release, 0) == 0) return true;
-  return false;
+// Whether the release's schema parser takes lower-case type variables in
+// every namespace (release profile data, README "Release profiles"): the
+// manifest's own profile says it (exports probe it), else the built-in profile
+// of its MAJOR.MINOR, else no, PyTorch's rule since 2.1. The profile reader
+// checks the field's type when it builds the manifest's catalogue.
+bool typevars_everywhere(const nlohmann::ordered_json& doc, std::string_view torch_version) {
+  if (const auto profile = doc.find("release_profile"); profile != doc.end() && profile->is_object()) {
+    const auto field = profile->find("schema_type_variables_in_any_namespace");
+    if (field != profile->end() && field->is_boolean()) return field->get<bool>();
+  }
+  const Catalogue* builtin = Catalogue::for_version(torch_version);
+  return builtin && builtin->spec().schema_type_variables_in_any_namespace;
 }
 
 // "FILE:LINE:COL" of byte `offset` of the (decoded) string value at `pointer`.
@@ -38,7 +41,7 @@ void check_manifest_schemas(const nlohmann::ordered_json& doc, std::string_view 
                             std::string_view torch_version) {
   const auto operators = doc.find("operators");
   if (operators == doc.end() || !operators->is_array()) return;  // apply_manifest says what is wrong
-  const SchemaParseOptions options{typevars_everywhere(torch_version)};
+  const SchemaParseOptions options{typevars_everywhere(doc, torch_version)};
   for (size_t i = 0; i < operators->size(); ++i) {
     const auto& op = (*operators)[i];
     if (!op.is_object() || !op.contains("schema") || !op["schema"].is_string()) continue;
