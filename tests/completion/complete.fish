@@ -36,13 +36,15 @@ function expect_only
     end
 end
 
-expect "dispatchctl show aten::ad" aten::add aten::add.Tensor aten::addmm
-expect_only "dispatchctl show aten::add.Te" aten::add.Tensor
-expect_only "dispatchctl explain aten::add --key Met" Meta Metal
-expect_only "dispatchctl sh" show
-expect_only "dispatchctl show --format t" text torch-table torch-state
-expect_only "dispatchctl completion " bash fish zsh
-expect_only "dispatchctl show -m $src/examples/custom_op.json myops::sc" myops::scale myops::scale_
+for case in (string match -rv '^#' < (dirname (status filename))/cases.tsv)
+    set -l parts (string split \t -- $case)
+    set -l line (string replace -a '{src}' $src -- $parts[2])
+    if test $parts[1] = only
+        expect_only "$line" (string split ' ' -- $parts[3])
+    else
+        expect "$line" (string split ' ' -- $parts[3])
+    end
+end
 
 rm -rf $bin
 if test $failures -eq 0

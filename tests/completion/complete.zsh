@@ -58,12 +58,10 @@ expect_only() {
   fi
 }
 
-expect "dispatchctl show aten::ad" aten::add aten::add.Tensor aten::addmm
-expect_only "dispatchctl show aten::add.Te" aten::add.Tensor
-expect_only "dispatchctl explain aten::add --key Met" Meta Metal
-expect_only "dispatchctl sh" show
-expect_only "dispatchctl show --format t" text torch-table torch-state
-expect_only "dispatchctl completion " bash fish zsh
-expect_only "dispatchctl show -m $src/examples/custom_op.json myops::sc" myops::scale myops::scale_
+while IFS=$'\t' read -r kind line words; do
+  [[ $kind == '#'* || -z $kind ]] && continue
+  line=${line//\{src\}/$src}
+  if [[ $kind == only ]]; then expect_only "$line" ${=words}; else expect "$line" ${=words}; fi
+done < ${0:A:h}/cases.tsv
 
 (( failures == 0 )) && print OK || { print "$failures failure(s)"; exit 1 }
