@@ -38,7 +38,7 @@ struct CheckCommand {
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
     else if (format == "sarif") write_stdout(findings_sarif(result, "0.1.0").dump(2) + "\n");
     else if (format == "github") write_stdout(findings_github(result));
-    else write_stdout(findings_text(result));
+    else write_stdout(findings_text(result, output_width()));
     return result.has_errors() ? 1 : 0;
   }
 };
@@ -59,13 +59,15 @@ void setup_check(CLI::App& app, int& exit_code) {
   sub->add_flag("--no-config", command->no_config, "Ignore ./dispatchctl.json");
   sub->add_flag("--warnings-as-errors", command->warnings_as_errors, "Report warnings as errors");
   sub->add_flag("--include-base", command->include_base,
-                "With manifest files, also lint the operators of builtin:/base registries they do not touch");
+                "Also lint the operators of builtin:/base registries the manifest files do not touch "
+                "(and let no-autograd-kernel report PyTorch's own operators)");
   sub->add_flag("--list-checks", command->list_checks, "List the rules with their default severity");
   sub->footer(
       "Scope: with manifest files, only the operators they touch are checked (a backend's\n"
       "manifest on top of builtin:2.14.1 is linted, not PyTorch), even when one fails to\n"
-      "load; --include-base or builtins only: all. A load error is listed first and is\n"
-      "always an error. Findings point at the registration's file:line:col. Exit status:\n"
+      "load; --include-base or builtins only: all (no-autograd-kernel reports PyTorch's own\n"
+      "operators only with --include-base). A load error is listed first and is always an\n"
+      "error. Findings point at the registration's file:line:col. Exit status:\n"
       "0 clean (or only warnings/notes), 1 a finding at error severity, 2 bad input.\n\n"
       "dispatchctl.json: {\"dispatchctl_check\": 1, \"rules\": {\"kernel-override\": \"off\",\n"
       "  \"cia-with-backend-kernel\": \"error\"}, \"require\": [\"Meta\"], \"ops\": [\"myops::*\"],\n"

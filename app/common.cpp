@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <cstdlib>
 
@@ -14,6 +15,7 @@
 
 #include "registry/python_export.h"
 #include "registry/sources.h"
+#include "util/file_io.h"
 #include "util/log.h"
 #include "util/suggest.h"
 #include "util/wrap.h"
@@ -143,6 +145,72 @@ size_t output_width() {
 
 void write_stdout(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+namespace {
+
+// Help text at `width`. Lines that fit stay as written. A plain line that
+// does not fit is rewrapped together with the rest of its paragraph (the
+// following plain lines; hand-wrapped footers break sentences at 90 columns);
+// an indented line (an example) wraps on its own, continuing 4 further in.
+std::string wrap_lines(const std::string& text, size_t width) {
+  std::vector<std::string> lines;
+  for (size_t pos = 0; pos <= text.size();) {
+    const size_t end = std::min(text.find('\n', pos), text.size());
+    lines.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  auto plain = [](const std::string& line) { return !line.empty() && line[0] != ' ' && line.back() != ':'; };
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string line = lines[i];
+    if (line.size() > width && plain(line))
+      while (i + 1 < lines.size() && plain(lines[i + 1])) line += " " + lines[++i];
+    const size_t lead = std::min(line.find_first_not_of(' '), line.size());
+    out += line.size() <= width ? line : wrap_words(line, 0, lead == 0 ? 0 : lead + 4, width);
+    if (i + 1 < lines.size()) out += '\n';
+  }
+  return out;
+}
+
+class WrappingFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_desc(const CLI::Option* opt) const override {
+    return wrap_words(CLI::Formatter::make_option_desc(opt), 0, 0, description_width());
+  }
+  std::string make_subcommand(const CLI::App* sub) const override {
+    std::stringstream out;
+    CLI::detail::format_help(out, sub->get_display_name(true),
+                             wrap_words(sub->get_description(), 0, 0, description_width()), column_width_);
+    return out.str();
+  }
+  std::string make_description(const CLI::App* app) const override {
+    return wrap_lines(CLI::Formatter::make_description(app), output_width());
+  }
+  std::string make_footer(const CLI::App* app) const override {
+    return wrap_lines(CLI::Formatter::make_footer(app), output_width());
+  }
+
+ private:
+  size_t description_width() const { return std::max<size_t>(20, output_width() - column_width_); }
+};
+
+}  // namespace
+
+std::shared_ptr<CLI::FormatterBase> make_help_formatter() { return std::make_shared<WrappingFormatter>(); }
+
+bool write_output(std::string_view text, const std::string& path) {
+  if (path.empty() || path == "-") {
+    write_stdout(text);
+    return false;
+  }
+  write_file_atomically(path, text);
+  return true;
+}
+
+CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::string& what) {
+  return command->add_option("-o,--output", path, what + " to write (default: stdout, also '-'); written atomically")
+      ->type_name("FILE");
 }
 
 CLI::Option* add_format_option(CLI::App* command, std::string& format,

@@ -24,9 +24,19 @@ void install_load_hooks();
 // Colour only on a terminal and never with NO_COLOR (https://no-color.org).
 bool stdout_is_color_terminal();
 void write_stdout(std::string_view text);
+// The one -o/--output of every command: standard output for "" or "-", else
+// PATH written atomically (never half-written; errors name PATH). Returns
+// whether a file was written, so the caller can say so (log_note).
+bool write_output(std::string_view text, const std::string& path);
+// -o's help text, the same for every command.
+CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::string& what);
 // Columns text output wraps to: $COLUMNS, else the terminal's width when
 // stdout is one, else 80 (never less than 40).
 size_t output_width();
+// --help at output_width(): option and command descriptions, the description
+// and the footer wrapped at word boundaries (CLI11 prints them on one line).
+// Installed on the main app before the subcommands are added (they copy it).
+std::shared_ptr<CLI::FormatterBase> make_help_formatter();
 // --format with a fixed set of choices and a default.
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);

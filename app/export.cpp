@@ -1,6 +1,7 @@
 // dispatchctl export: the live registry of a Python's torch as a manifest.
 #include "common.h"
 #include "registry/python_export.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -24,9 +25,9 @@ void setup_export(CLI::App& app, int& exit_code) {
   sub->add_option("--import", request->imports, "Import this module first (repeatable)")->type_name("MODULE");
   sub->add_option("-o,--output", *output, "Manifest to write (atomically)")->required()->type_name("FILE");
   sub->callback([request, output, &exit_code] {
-    request->progress = [](const std::string& text) { std::fprintf(stderr, "dispatchctl: %s\n", text.c_str()); };
+    request->progress = [](const std::string& text) { log_note("{}", text); };
     run_python_export(*request, *output);
-    std::fprintf(stderr, "dispatchctl: wrote %s\n", output->c_str());
+    log_note("wrote {}", *output);
     exit_code = 0;
   });
 }

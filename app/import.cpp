@@ -10,13 +10,6 @@ namespace dispatchctl::cli {
 
 namespace {
 
-// Standard output for "" or "-", else written atomically.
-void write_output(const std::string& manifest, const std::string& output) {
-  if (output.empty() || output == "-") write_stdout(manifest);
-  else write_file_atomically(output, manifest);
-}
-
-std::string into(const std::string& output) { return output.empty() || output == "-" ? "" : " into " + output; }
 
 size_t kernel_count(const Registry& registry) {
   size_t kernels = 0;
@@ -34,9 +27,9 @@ struct ImportCommand {
     const std::string state = read_input_file(state_file);
     const std::string fallbacks = fallbacks_file.empty() ? std::string() : read_input_file(fallbacks_file);
     auto registry = import_torch_dump(torch_version, state, state_file, fallbacks, fallbacks_file);
-    write_output(write_manifest(*registry, torch_version), output);
+    const bool to_file = write_output(write_manifest(*registry, torch_version), output);
     log_note("imported {} operators, {} kernels, {} backend fallbacks{}", registry->operators().size(),
-             kernel_count(*registry), registry->fallbacks().size(), into(output));
+             kernel_count(*registry), registry->fallbacks().size(), to_file ? " into " + output : "");
     return 0;
   }
 };
@@ -56,9 +49,9 @@ struct TorchgenImportCommand {
     options.build_backends = torchgen::parse_build_backends(build_backends, registry.torch_version);
     options.release = registry.torch_version;
     torchgen::apply_torchgen(registry, torchgen::read_torchgen_inputs(path), options);
-    write_output(write_manifest(registry, registry.torch_version), output);
+    const bool to_file = write_output(write_manifest(registry, registry.torch_version), output);
     log_note("predicted {} operators, {} kernels for PyTorch {} (backends {}){}", registry.operators().size(),
-             kernel_count(registry), registry.torch_version, build_backends, into(output));
+             kernel_count(registry), registry.torch_version, build_backends, to_file ? " into " + output : "");
     return 0;
   }
 };
@@ -83,8 +76,7 @@ void setup_import_torchgen(CLI::App* import, int& exit_code) {
   sub->add_option("--build-backends", command->build_backends,
                   "Backends the build compiles Register<Key>.cpp for (default CPU, as Debian's build)")
       ->type_name("LIST");
-  sub->add_option("-o,--output", command->output, "Manifest to write (default: stdout); written atomically")
-      ->type_name("FILE");
+  add_output_option(sub, command->output, "Manifest");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
 
@@ -110,8 +102,7 @@ void setup_import(CLI::App& app, int& exit_code) {
   sub->add_option("--torch-version", command->torch_version, "Release the dump came from, e.g. 2.14.1")
       ->required()
       ->type_name("V");
-  sub->add_option("-o,--output", command->output, "Manifest to write (default: stdout); written atomically")
-      ->type_name("FILE");
+  add_output_option(sub, command->output, "Manifest");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
   setup_import_torchgen(import, exit_code);
 }

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
       "  dispatchctl show aten::add -m python\n"
       "  dispatchctl keys --alias CompositeExplicitAutograd",
       "dispatchctl"};
+  app.formatter(cli::make_help_formatter());
   app.require_subcommand(1);
   const auto started = std::chrono::steady_clock::now();
   cli::LoggingOptions logging;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common.h"
+#include "util/log.h"
 #include "query/op_select.h"
 #include "query/predicates.h"
 #include "registry/key_lookup.h"
@@ -58,9 +59,9 @@ struct QueryCommand {
     }
     write_stdout(out);
     if (left_out && !json)
-      std::fprintf(stderr, "note: %zu operator%s whose %s row is a python kernel not listed: whether %s is "
-                   "unknown (--unknown lists them)\n",
-                   left_out, left_out == 1 ? "" : "s", cat.name(*q.key).c_str(), left_out == 1 ? "it works" : "they work");
+      log_note("{} operator{} whose {} row is a python kernel not listed: whether {} is unknown (--unknown "
+               "lists them)",
+               left_out, left_out == 1 ? "" : "s", cat.name(*q.key), left_out == 1 ? "it works" : "they work");
     return found.empty() ? 1 : 0;
   }
 };

@@ -6,6 +6,7 @@
 #include "query/predicates.h"
 #include "registry/sources.h"
 #include "render/json_document.h"
+#include "util/wrap.h"
 
 namespace dispatchctl::cli {
 
@@ -45,9 +46,9 @@ void setup_registries(CLI::App& app, int& exit_code) {
       std::string compiled;
       for (const auto& b : build.compiled) compiled += (compiled.empty() ? "" : " ") + b;
       if (build.cpu_only)
-        text += "  CPU-only build (kernels for " + compiled + " only): CUDA rows are what a CPU-only\n"
-                "  PyTorch computes; export your CUDA build (-m python)\n"
-                "  for CUDA answers\n";
+        text += "  " + wrap_words("CPU-only build (kernels for " + compiled + " only): CUDA rows are what a "
+                                  "CPU-only PyTorch computes; export your CUDA build (-m python) for CUDA answers",
+                                  2, 2, output_width()) + "\n";
     }
     write_stdout(*json ? json_document({{"registries", std::move(list)}}).dump(2) + "\n" : text);
     exit_code = 0;

@@ -1,10 +1,8 @@
 // dispatchctl report: operator coverage of dispatch keys as one
 // self-contained HTML page (or the model as JSON).
-#include <cstdio>
-
 #include "common.h"
 #include "render/report_html.h"
-#include "util/file_io.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -18,13 +16,9 @@ struct ReportCommand {
     auto reg = open_registry(registry);
     const CoverageReport report = build_coverage(*reg, {keys, ops});
     const std::string text = format == "json" ? coverage_json_text(report) : coverage_html(report);
-    if (output.empty() || output == "-") {
-      write_stdout(text);
-      return 0;
-    }
-    write_file_atomically(output, text);
-    std::fprintf(stderr, "dispatchctl: wrote %s: %zu operators x %zu keys, %.1f MB\n", output.c_str(),
-                 report.operators.size(), report.keys.size(), static_cast<double>(text.size()) / 1e6);
+    if (write_output(text, output))
+      log_note("wrote {}: {} operators x {} keys, {:.1f} MB", output, report.operators.size(), report.keys.size(),
+               static_cast<double>(text.size()) / 1e6);
     return 0;
   }
 };
@@ -55,8 +49,7 @@ void setup_report(CLI::App& app, int& exit_code) {
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)")
       ->type_name("PATTERN");
   add_format_option(sub, command->format, {"html", "json"});
-  sub->add_option("-o,--output", command->output, "File to write (default: stdout); written atomically")
-      ->type_name("FILE");
+  add_output_option(sub, command->output, "Page (or JSON)");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
 

@@ -377,7 +377,7 @@ def _probe_behaviour(C, torch, profile, inferred):
     """Throwaway operators in a scratch namespace, to see what this build does."""
     probes = {}
     if not hasattr(C, "_dispatch_library"):
-        inferred.extend(["/override_warning_once", "/meta_fallback_error"])
+        inferred.extend(["/override_warning_once", "/meta_fallback_error", "/schema_type_variables_in_any_namespace"])
         return probes
     ns = "_dispatchctl_probe_%d" % os.getpid()
     keep = []
@@ -431,6 +431,12 @@ def _probe_behaviour(C, torch, profile, inferred):
                 profile["meta_fallback_error"] = text.split("\n")[0].replace(qualified, "{op}")
             else:
                 profile["meta_fallback_error"] = ""
+        # A lower-case type variable in a custom op's schema: 1.13 took it, 2.1+ refuses it outside aten::/prim::.
+        try:
+            lib.def_("typevars(t x) -> t")
+            profile["schema_type_variables_in_any_namespace"] = True
+        except Exception:  # noqa: BLE001 - refused: only aten::/prim:: schemas may use them
+            profile["schema_type_variables_in_any_namespace"] = False
         meta_only = getattr(getattr(torch.ops, ns), "meta_twice")
         try:
             meta_only(torch.ones(1))
@@ -438,7 +444,7 @@ def _probe_behaviour(C, torch, profile, inferred):
             probes["missing_row_error"] = str(e).replace(ns + "::meta_twice", "{op}")
     except Exception as e:  # noqa: BLE001 - a probe that cannot run leaves the field inferred
         probes["failed"] = "%s: %s" % (type(e).__name__, e)
-        inferred.extend(["/override_warning_once", "/meta_fallback_error"])
+        inferred.extend(["/override_warning_once", "/meta_fallback_error", "/schema_type_variables_in_any_namespace"])
     finally:
         del keep[:]
     return probes

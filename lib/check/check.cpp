@@ -45,15 +45,21 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
     else scope.required.push_back(require_runtime_key(cat, name, "--require"));
   }
   const std::set<std::string> files(manifest_files.begin(), manifest_files.end());
-  scope.contains = [files, patterns = options.op_patterns](const Operator& op) {
+  auto touched_by_files = [files](const Operator& op) {
+    if (op.schema && files.count(op.schema->origin.file)) return true;
+    return std::any_of(op.registrations.begin(), op.registrations.end(),
+                       [&](const Kernel& k) { return files.count(k.origin.file) > 0; });
+  };
+  scope.contains = [touched_by_files, all = files.empty() || options.include_base,
+                    patterns = options.op_patterns](const Operator& op) {
     if (!patterns.empty() &&
         std::none_of(patterns.begin(), patterns.end(),
                      [&](const std::string& p) { return op_matches(p, op.name); }))
       return false;
-    if (files.empty()) return true;
-    if (op.schema && files.count(op.schema->origin.file)) return true;
-    return std::any_of(op.registrations.begin(), op.registrations.end(),
-                       [&](const Kernel& k) { return files.count(k.origin.file) > 0; });
+    return all || touched_by_files(op);
+  };
+  scope.registered_by_user = [touched_by_files, include_base = options.include_base](const Operator& op) {
+    return include_base || touched_by_files(op);
   };
   return scope;
 }
@@ -74,7 +80,6 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     std::vector<std::string> manifest_files = load.manifest_files;
     for (const auto& s : sources)
       if (s.rfind(k_builtin_prefix, 0) != 0) manifest_files.push_back(s);
-    if (options.include_base) manifest_files.clear();
     const LintScope scope = make_scope(registry, manifest_files, options);
     for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
     using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);

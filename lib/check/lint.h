@@ -11,6 +11,11 @@ namespace dispatchctl {
 
 struct LintScope {
   std::function<bool(const Operator&)> contains;
+  // What the user registered: operators a manifest file touches, or every
+  // operator with --include-base. Rules about PyTorch's own design choices
+  // (no-autograd-kernel: hundreds of aten ops are deliberately not
+  // differentiable) report only these, also when only builtins are checked.
+  std::function<bool(const Operator&)> registered_by_user;
   std::vector<Key> required;  // runtime keys
   // Alias keys given to --require: each stands for its runtime keys the
   // operator has a backend kernel for (--require Autograd -> AutogradCPU …).

@@ -85,7 +85,7 @@ void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, s
   for (const auto& op : registry.operators()) {
     // Dangling impls and CIA + backend kernels have rules of their own.
     const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
-    if (!op.schema || op.has(cia) || !scope.contains(op)) continue;
+    if (!op.schema || op.has(cia) || !scope.contains(op) || !scope.registered_by_user(op)) continue;
     std::vector<Key> uncovered;
     std::string consequence;
     for (Key a : autograd_keys_of_backend_kernels(cat, op)) {

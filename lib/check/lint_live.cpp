@@ -33,14 +33,28 @@ void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std:
                 (stale.size() == 1 ? " live row" : " live rows") +
                 " stale (calls run another kernel than _dispatch_dump_table shows): " +
                 summarize_keys(cat, stale);
+    // One line per cause: the keys whose live row runs the same kernel, whose
+    // table shows the same, and that were last refreshed by the same
+    // registration (34 Autograd/NestedTensor keys share one cause typically).
+    std::vector<std::pair<std::string, std::vector<Key>>> causes;
     for (Key k : stale) {
       const Row& now = live.live(k);
       const Row& computed = live.recomputed(k);
+      std::string cause = "runs " + std::string(tag_text(now.rule)) + " " + std::string(now.debug()) +
+                          "; table shows " + std::string(tag_text(computed.rule)) +
+                          (computed.valid() ? " " + std::string(computed.debug()) : std::string()) + " — " +
+                          stale_reason(registry, op, live, k);
+      auto same = std::find_if(causes.begin(), causes.end(), [&](const auto& c) { return c.first == cause; });
+      if (same == causes.end()) causes.push_back({std::move(cause), {k}});
+      else same->second.push_back(k);
+    }
+    for (const auto& [cause, keys] : causes) {
       if (!f.details.empty()) f.details += "\n";
-      f.details += cat.name(k) + ": runs " + std::string(tag_text(now.rule)) + " " +
-                   std::string(now.debug()) + "; table shows " + std::string(tag_text(computed.rule)) +
-                   (computed.valid() ? " " + std::string(computed.debug()) : std::string()) + " — " +
-                   stale_reason(registry, op, live, k);
+      // The message already lists the keys when one cause covers them all.
+      f.details += (causes.size() == 1 && keys.size() > 1 ? "all " + std::to_string(keys.size())
+                    : keys.size() == 1                     ? cat.name(keys.front())
+                                       : summarize_keys(cat, keys) + " (" + std::to_string(keys.size()) + " keys)") +
+                   ": " + cause;
     }
     out.push_back(std::move(f));
   }

@@ -57,6 +57,52 @@ std::string blocked_reason(const Catalogue& cat, Key k, const std::vector<Key>& 
   return out;
 }
 
+// §3.2's steps in order, numbered as printed. Step 4 computes
+// has_backend_kernel, which fills no row but decides step 6; it is listed so
+// the numbers run 1, 2, 3, … without a gap.
+constexpr std::pair<int, Rule> k_steps[] = {{1, Rule::Direct},
+                                            {2, Rule::CompositeExplicitAutogradNonFunctional},
+                                            {3, Rule::CompositeExplicitAutograd},
+                                            {4, Rule::CompositeImplicitAutograd},
+                                            {5, Rule::CompositeImplicitAutogradNestedTensor},
+                                            {6, Rule::CompositeImplicitAutograd},
+                                            {7, Rule::Autograd},
+                                            {8, Rule::FuncTorchBatchedDecomposition},
+                                            {9, Rule::BackendFallback},
+                                            {10, Rule::Missing}};
+constexpr int k_backend_kernel_check_step = 4;
+
+// Step 4: has_backend_kernel = hasAny(getBackendKeySetFromAutograd(k)) || has(CEA).
+RuleOutcome backend_kernel_check(const Catalogue& cat, const Operator& op, Key k) {
+  RuleOutcome o{k_backend_kernel_check_step, Rule::CompositeImplicitAutograd, Status::No, "", {},
+                "backend kernel check"};
+  const KeySet backend_set = cat.backend_set_from_autograd(k);
+  for (const auto& kk : op.by_key)
+    if (!cat.is_alias(kk.key) && !backend_set.empty() && cat.has(backend_set, kk.key)) o.blockers.push_back(kk.key);
+  const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
+  const bool has_cea = cea && op.has(*cea);
+  if (has_cea) o.blockers.push_back(*cea);
+  if (o.blockers.empty()) {
+    const auto backends = cat.iterate(backend_set);
+    o.reason = "no kernel at " +
+               (backends.empty() ? std::string("a backend key of ") + cat.name(k) + " (it has none)"
+                                 : key_list(cat, backends) + " (the backend keys of " + cat.name(k) + ")") +
+               " or CompositeExplicitAutograd; step 6 may use CompositeImplicitAutograd";
+    return o;
+  }
+  o.status = Status::Yes;
+  const std::size_t backend_count = o.blockers.size() - (has_cea ? 1 : 0);
+  o.reason = std::string(o.blockers.size() == 1 ? "a kernel at " : "kernels at ");
+  if (backend_count > 0) {
+    o.reason += key_list(cat, {o.blockers.begin(), o.blockers.begin() + static_cast<long>(backend_count)});
+    o.reason += std::string(backend_count == 1 ? " (a backend key of " : " (backend keys of ") + cat.name(k) + ")";
+    if (has_cea) o.reason += " and ";
+  }
+  if (has_cea) o.reason += "CompositeExplicitAutograd";
+  o.reason += "; step 6 cannot use CompositeImplicitAutograd";
+  return o;
+}
+
 std::vector<RuleOutcome> rule_outcomes(const Catalogue& cat, const Operator& op, const Registry& registry,
                                        Key k, const Row& row, const Explanation& why) {
   std::map<Rule, const Explanation::Step*> recorded;
@@ -64,10 +110,17 @@ std::vector<RuleOutcome> rule_outcomes(const Catalogue& cat, const Operator& op,
     recorded[s.rule == Rule::AmbiguousAutogradOther ? Rule::CompositeImplicitAutograd : s.rule] = &s;
   std::vector<RuleOutcome> out;
   bool after_chosen = false;
-  for (auto [step, rule] : rule_steps(cat)) {
-    const std::string label = rule_label(cat, rule);
-    RuleOutcome o{step, rule, Status::NotApplicable, "", {}};
-    if (auto it = recorded.find(rule); it != recorded.end() && !after_chosen) {
+  for (auto [step, rule] : k_steps) {
+    const std::string label = rule_label(rule);
+    RuleOutcome o{step, rule, Status::NotApplicable, "", {}, label};
+    const auto alias = alias_of_rule(rule);
+    if (step == k_backend_kernel_check_step) {
+      o = backend_kernel_check(cat, op, k);
+      if (after_chosen) o.status = Status::NotReached, o.reason = "an earlier rule filled the row", o.blockers.clear();
+    } else if (alias && !cat.alias(*alias)) {
+      o.status = Status::NotInRelease;
+      o.reason = "PyTorch " + std::string(cat.version()) + " has no " + label + " key";
+    } else if (auto it = recorded.find(rule); it != recorded.end() && !after_chosen) {
       const auto& s = *it->second;
       o.rule = s.rule;
       o.status = status_of(s.outcome);
@@ -96,7 +149,7 @@ std::vector<RuleOutcome> rule_outcomes(const Catalogue& cat, const Operator& op,
       o.status = fb ? Status::Shadowed : Status::NotReached;
       o.reason = fb ? "a backend fallback exists for " + cat.name(k) + ", but an earlier rule won"
                     : "no backend fallback for " + cat.name(k);
-    } else if (auto alias = alias_of_rule(rule)) {
+    } else if (alias) {
       const Key ak = *cat.alias(*alias);
       const bool covered = k != k_undefined && cat.included_in_alias(k, ak);
       if (!covered) {
@@ -201,32 +254,20 @@ void add_live(const Registry& registry, const Operator& op, RowExplanation& e, s
 
 }  // namespace
 
-std::vector<std::pair<int, Rule>> rule_steps(const Catalogue& cat) {
-  std::vector<std::pair<int, Rule>> steps = {
-      {1, Rule::Direct},
-      {2, Rule::CompositeExplicitAutogradNonFunctional},
-      {3, Rule::CompositeExplicitAutograd},
-      {5, Rule::CompositeImplicitAutogradNestedTensor},
-      {6, Rule::CompositeImplicitAutograd},
-      {7, Rule::Autograd},
-      {8, Rule::FuncTorchBatchedDecomposition},
-      {9, Rule::BackendFallback},
-      {10, Rule::Missing}};
-  std::erase_if(steps, [&](const auto& s) {
-    auto alias = alias_of_rule(s.second);
-    return alias && !cat.alias(*alias);
-  });
-  return steps;
-}
-
-std::string rule_label(const Catalogue& cat, Rule rule) {
+std::string rule_label(Rule rule) {
   switch (rule) {
     case Rule::Direct: return "direct registration";
+    case Rule::CompositeExplicitAutogradNonFunctional: return "CompositeExplicitAutogradNonFunctional";
+    case Rule::CompositeExplicitAutograd: return "CompositeExplicitAutograd";
+    case Rule::CompositeImplicitAutogradNestedTensor: return "CompositeImplicitAutogradNestedTensor";
+    case Rule::CompositeImplicitAutograd:
+    case Rule::AmbiguousAutogradOther: return "CompositeImplicitAutograd";
+    case Rule::Autograd: return "Autograd";
+    case Rule::FuncTorchBatchedDecomposition: return "FuncTorchBatchedDecomposition";
     case Rule::BackendFallback: return "backend fallback";
     case Rule::Missing: return "missing";
-    case Rule::AmbiguousAutogradOther: return "CompositeImplicitAutograd";
-    default: return cat.name(*cat.alias(*alias_of_rule(rule)));
   }
+  return "";
 }
 
 std::vector<Key> available_keys(const std::vector<Row>& table) {

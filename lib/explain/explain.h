@@ -20,12 +20,20 @@ struct RuleOutcome {
     Chosen,          // this rule filled the row
     Shadowed,        // a registration exists but an earlier rule won
     NotReached,      // after the chosen rule, nothing registered there
+    NotInRelease,    // the release has no such alias key (1.13 has no FuncTorchBatchedDecomposition)
+    Yes,             // step 4 (a check, fills no row): a backend kernel keeps CompositeImplicitAutograd away
+    No,              // step 4: no backend kernel, CompositeImplicitAutograd may fill the row
   };
-  int step = 0;  // the step number in §3.2 (1 direct … 10 missing)
-  Rule rule;     // AmbiguousAutogradOther is step 6's ambiguous outcome
+  // The step number as printed, 1 … 10; the same numbers as the README's
+  // "How a row is computed" and dispatch-semantics.md §3.2. Every step is
+  // listed for every release (missing aliases as not_in_release), so the
+  // numbers run without gaps; 10 (missing) only when nothing filled the row.
+  int step = 0;
+  Rule rule;     // AmbiguousAutogradOther is step 6's ambiguous outcome; step 4 carries CompositeImplicitAutograd
   Status status;
   std::string reason;         // one sentence
-  std::vector<Key> blockers;  // Blocked, or the autogradother kernels of an ambiguous row
+  std::vector<Key> blockers;  // Blocked, or the autogradother kernels of an ambiguous row, or step 4's kernels
+  std::string label;          // "direct registration", "CompositeExplicitAutograd", "backend kernel check", …
 };
 
 // A registration that would change a row that is missing or raises.
@@ -63,10 +71,9 @@ struct OperatorKeyExplanation {
   std::vector<RowExplanation> rows;  // one, or every runtime key the alias/block covers
 };
 
-// The §3.2 steps a release has, in order (1.13 has no step 8).
-std::vector<std::pair<int, Rule>> rule_steps(const Catalogue& cat);
 // "direct registration", "CompositeExplicitAutograd", "backend fallback", …
-std::string rule_label(const Catalogue& cat, Rule rule);
+// (alias rules by PyTorch's key name, whether or not the release has the key).
+std::string rule_label(Rule rule);
 
 // `with_fixes`: simulate the registrations that would fill a missing or
 // raising row (costs a small scratch registry per candidate).

@@ -22,7 +22,7 @@ struct KeyReport {
   bool alias = false;
   std::size_t operator_count = 0;  // operators considered (after --op)
   // Runtime keys:
-  int table_index = 0;           // row in table order (Undefined = 0), lowest priority first
+  int table_index = 0;           // 0-based slot in the runtime key order (Undefined = 0), lowest priority first
   int table_size = 0;
   Key functionality = k_undefined;
   int backend = 0;               // 1-based, 0 = none

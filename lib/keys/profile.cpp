@@ -18,6 +18,7 @@ const std::vector<std::string_view> k_profile_fields = {
     "override_warning_silent_keys", "fallthrough_mask_after_tls", "tensor_presets",
     "tensor_modifier_keys", "inference_tensor_removed", "inference_mode_tls_unincluded",
     "inference_mode_tls_excluded", "meta_fallback_error", "autograd_fallback_backward_warning",
+    "schema_type_variables_in_any_namespace",
     "ambiguous_assert_at",
     "ambiguous_autogradother_hint", "fallthrough_assert_at", "inferred", "probes"};
 
@@ -296,6 +297,7 @@ class ProfileReader {
     spec_.inference_mode_tls_excluded = names("inference_mode_tls_excluded", false);
     spec_.meta_fallback_error = text("meta_fallback_error");
     spec_.autograd_fallback_backward_warning = text("autograd_fallback_backward_warning");
+    spec_.schema_type_variables_in_any_namespace = flag("schema_type_variables_in_any_namespace", false);
     spec_.ambiguous_assert_at = text("ambiguous_assert_at");
     spec_.ambiguous_autogradother_hint = text("ambiguous_autogradother_hint");
     spec_.fallthrough_assert_at = text("fallthrough_assert_at");

@@ -103,6 +103,10 @@ struct ReleaseSpec {
   // requires grad, backward prints this warning ("{op}" = operator) and the
   // gradients are missing. Empty: the release's fallback is not known to do so.
   std::string_view autograd_fallback_backward_warning;
+  // Registering a schema (Library.define, def_) takes lower-case names such as
+  // `t` as type variables in every namespace (1.13), or only in aten:: and
+  // prim:: schemas (PyTorch's parser since 2.1; the default when unknown).
+  bool schema_type_variables_in_any_namespace = false;
   // The ambiguous AutogradOther kernel's INTERNAL ASSERT (KernelFunction.cpp):
   // where it fires as the build prints it ("" = unknown) and its inference hint.
   std::string_view ambiguous_assert_at;

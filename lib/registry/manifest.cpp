@@ -156,7 +156,7 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   m.has_profile = top.get("release_profile") != nullptr;
   if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
     top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
-  check_manifest_schemas(m.operators, text, source, m.torch_version);
+  check_manifest_schemas(m.operators, text, source, *m.catalogue);
   return m;
 }
 

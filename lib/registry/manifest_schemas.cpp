@@ -1,23 +1,12 @@
 #include "registry/manifest_schemas.h"
 
-#include <array>
-
+#include "keys/catalogue.h"
 #include "registry/schema_parser.h"
 #include "util/errors.h"
 #include "util/json_locate.h"
 
 namespace dispatchctl {
 namespace {
-
-// Releases whose parser took lower-case type variables in any namespace
-// (from 2.1 on only aten:: and prim:: schemas may use them).
-constexpr std::array<std::string_view, 1> k_typevars_everywhere = {"1.13"};
-
-bool typevars_everywhere(std::string_view torch_version) {
-  for (auto release : k_typevars_everywhere)
-    if (torch_version.rfind(release, 0) == 0) return true;
-  return false;
-}
 
 // "FILE:LINE:COL" of byte `offset` of the (decoded) string value at `pointer`.
 std::string place(std::string_view text, const std::string& source, const std::string& pointer, size_t offset) {
@@ -36,8 +25,11 @@ std::string place(std::string_view text, const std::string& source, const std::s
 
 void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
                             const std::function<std::string()>& text, const std::string& source,
-                            std::string_view torch_version) {
-  const SchemaParseOptions options{typevars_everywhere(torch_version)};
+                            const Catalogue& catalogue) {
+  // Whether lower-case type variables are taken in every namespace is release
+  // profile data (the manifest's own profile, its base's, or the built-in one
+  // of its MAJOR.MINOR: whatever the manifest's catalogue was built from).
+  const SchemaParseOptions options{catalogue.spec().schema_type_variables_in_any_namespace};
   size_t i = 0;
   for (const auto& op : operators) {
     const size_t index = i++;

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "keys/catalogue.h"
 #include "registry/manifest.h"
 
 namespace dispatchctl {
@@ -16,6 +17,6 @@ namespace dispatchctl {
 // gives the document's text; it is asked for only to say where.
 void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
                             const std::function<std::string()>& text, const std::string& source,
-                            std::string_view torch_version);
+                            const Catalogue& catalogue);
 
 }  // namespace dispatchctl

@@ -1,8 +1,34 @@
 #include "registry/source_spec.h"
 
 #include "util/errors.h"
+#include "util/suggest.h"
 
 namespace dispatchctl {
+
+namespace {
+
+// torchgen:PATH?NAME=VALUE[&NAME=VALUE]: options after the last '?', like a URL's query.
+void read_torchgen_options(SourceSpec& spec) {
+  const size_t query = spec.argument.rfind('?');
+  if (query == std::string::npos) return;
+  const std::string options = spec.argument.substr(query + 1);
+  spec.argument.resize(query);
+  static const std::vector<std::string_view> k_names = {"build-backends"};
+  for (size_t pos = 0; pos <= options.size();) {
+    const size_t end = std::min(options.find('&', pos), options.size());
+    const std::string option = options.substr(pos, end - pos);
+    const size_t eq = option.find('=');
+    const std::string name = option.substr(0, eq);
+    if (name != "build-backends" || eq == std::string::npos || eq + 1 == option.size())
+      throw InputError("-m " + spec.text + ": unknown option '" + option + "' after '?'" +
+                       (name == "build-backends" ? "" : did_you_mean(name, k_names)) +
+                       "; e.g. torchgen:native_functions.yaml?build-backends=CPU,CUDA");
+    spec.build_backends = option.substr(eq + 1);
+    pos = end + 1;
+  }
+}
+
+}  // namespace
 
 SourceSpec parse_source_spec(std::string_view text) {
   struct Prefix {
@@ -26,6 +52,7 @@ SourceSpec parse_source_spec(std::string_view text) {
     if (text.substr(0, p.word.size()) != p.word) continue;
     spec.kind = p.kind;
     spec.argument = std::string(text.substr(p.word.size()));
+    if (spec.kind == SourceSpec::Kind::Torchgen) read_torchgen_options(spec);
     if (spec.argument.empty())
       throw InputError("-m " + std::string(text) + ": nothing after '" + std::string(p.word) +
                        "'; e.g. builtin:2.14.1, python:/usr/bin/python3, torchgen:native_functions.yaml");

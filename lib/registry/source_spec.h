@@ -1,7 +1,9 @@
 // A `-m` value, parsed once into what it names (README "Registry sources"):
 //   builtin:VERSION                   a registry built into the binary
 //   python[:INTERPRETER]              the live registry of that Python's torch
-//   torchgen:PATH                     torchgen YAML (native_functions.yaml …)
+//   torchgen:PATH[?build-backends=CPU,CUDA]
+//                                     torchgen YAML (native_functions.yaml …), for a build
+//                                     with these backends (default: CPU, Debian's build)
 //   torchgen-backend:FILE             an out-of-tree backend's torchgen YAML
 //   anything else                     a manifest file (JSON, may be gzipped)
 #pragma once
@@ -16,6 +18,9 @@ struct SourceSpec {
   Kind kind = Kind::File;
   std::string text;      // the -m value as given (for messages and Origin)
   std::string argument;  // version, path or interpreter ("" = default)
+  // torchgen: only, from "?build-backends=CPU,CUDA": the backends whose
+  // Register<Key> files the build compiles ("" = torchgen's default, CPU).
+  std::string build_backends;
 };
 
 SourceSpec parse_source_spec(std::string_view text);

@@ -191,7 +191,11 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
           registry = std::make_unique<Registry>(catalogue_for(release, spec.text));
           registry->torch_version = release;
         }
-        torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(spec.argument), {});
+        torchgen::TorchgenOptions options;
+        options.release = registry->torch_version;
+        if (!spec.build_backends.empty())
+          options.build_backends = torchgen::parse_build_backends(spec.build_backends, options.release);
+        torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(spec.argument), options);
         registry->sources.push_back(spec.text);
         break;
       }

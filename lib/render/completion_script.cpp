@@ -62,6 +62,9 @@ _dispatchctl_names() {
 }
 
 _dispatchctl() {
+  # zsh runs this through bashcompinit: arrays 0-based as in bash. (The
+  # command path is not called "path": zsh ties that name to $PATH.)
+  [[ -n ${ZSH_VERSION-} ]] && setopt localoptions ksharrays
   local cur prev words cword split=false
   if declare -f _init_completion >/dev/null 2>&1; then
     _init_completion -s -n : || return
@@ -69,14 +72,14 @@ _dispatchctl() {
     cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cword=$COMP_CWORD
     words=("${COMP_WORDS[@]}")
   fi
-  local _dispatchctl_prog=${words[0]} path="" i w
+  local _dispatchctl_prog=${words[0]} cmd_path="" i w
   local -a sources=()
   for ((i = 1; i < cword; i++)); do
     w=${words[i]}
     case "$w" in
       -m|--manifest|--old) sources+=(-m "${words[i+1]}") ;;
     esac
-    case "$path|$w" in
+    case "$cmd_path|$w" in
 )SH";
 
 }  // namespace
@@ -97,8 +100,8 @@ std::string bash_completion_script(const CompletionSpec& spec) {
     for (const auto& s : c.subcommands) sub_patterns.push_back("\"" + c.path + "|" + s + "\"");
   }
   if (!value_patterns.empty()) out += "      " + join(value_patterns, "|") + ") ((i++)) ;;\n";
-  out += "      " + join(sub_patterns, "|") + ") path=${path:+$path }$w ;;\n";
-  out += "    esac\n  done\n\n  case \"$path|$prev\" in\n";
+  out += "      " + join(sub_patterns, "|") + ") cmd_path=${cmd_path:+$cmd_path }$w ;;\n";
+  out += "    esac\n  done\n\n  case \"$cmd_path|$prev\" in\n";
   for (const auto& c : spec.commands)
     for (const auto& o : c.options) {
       if (o.value == ValueKind::None) continue;
@@ -106,14 +109,14 @@ std::string bash_completion_script(const CompletionSpec& spec) {
       for (const auto& n : o.names) patterns.push_back("\"" + c.path + "|" + n + "\"");
       out += "    " + join(patterns, "|") + ") " + bash_action(spec, o.value, o.choices) + "; return ;;\n";
     }
-  out += "  esac\n  [[ $split == true ]] && return\n\n  if [[ $cur == -* ]]; then\n    case \"$path\" in\n";
+  out += "  esac\n  [[ $split == true ]] && return\n\n  if [[ $cur == -* ]]; then\n    case \"$cmd_path\" in\n";
   for (const auto& c : spec.commands) {
     std::vector<std::string> flags;
     for (const auto& o : c.options)
       for (const auto& n : o.names) flags.push_back(n);
     out += "      \"" + c.path + "\") COMPREPLY=($(compgen -W " + quoted(join(flags)) + " -- \"$cur\")) ;;\n";
   }
-  out += "    esac\n    return\n  fi\n  case \"$path\" in\n";
+  out += "    esac\n    return\n  fi\n  case \"$cmd_path\" in\n";
   for (const auto& c : spec.commands) {
     if (!c.subcommands.empty())
       out += "    \"" + c.path + "\") COMPREPLY=($(compgen -W " + quoted(join(c.subcommands)) + " -- \"$cur\")) ;;\n";

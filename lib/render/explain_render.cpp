@@ -17,6 +17,9 @@ std::string_view status_text(RuleOutcome::Status s) {
     case RuleOutcome::Status::Chosen: return "CHOSEN";
     case RuleOutcome::Status::Shadowed: return "shadowed";
     case RuleOutcome::Status::NotReached: return "not reached";
+    case RuleOutcome::Status::NotInRelease: return "n/a";
+    case RuleOutcome::Status::Yes: return "yes";
+    case RuleOutcome::Status::No: return "no";
   }
   return "";
 }
@@ -29,6 +32,9 @@ std::string_view status_id(RuleOutcome::Status s) {
     case RuleOutcome::Status::Chosen: return "chosen";
     case RuleOutcome::Status::Shadowed: return "shadowed";
     case RuleOutcome::Status::NotReached: return "not_reached";
+    case RuleOutcome::Status::NotInRelease: return "not_in_release";
+    case RuleOutcome::Status::Yes: return "yes";
+    case RuleOutcome::Status::No: return "no";
   }
   return "";
 }
@@ -81,11 +87,11 @@ std::string fix_text(const Catalogue& cat, const Fix& fix) {
 void append_row_detail(std::string& out, const Registry& registry, const RowExplanation& r,
                        const ExplainTextOptions& o) {
   const Catalogue& cat = registry.catalogue();
-  out += "\nPyTorch's rules for this row, in order; the first that applies wins:\n";
+  out += "\nPyTorch's steps for this row, in order; the first rule that fills it wins:\n";
   for (const auto& rule : r.rules) {
-    std::string text = std::to_string(rule.step) + ". " + rule_label(cat, rule.rule) + ": " +
-                       std::string(status_text(rule.status));
+    std::string text = std::to_string(rule.step) + ". " + rule.label + ": " + std::string(status_text(rule.status));
     if (rule.status == RuleOutcome::Status::NotApplicable) text += " (" + cat.name(r.key) + " is not in its set)";
+    else if (rule.status == RuleOutcome::Status::NotInRelease) text += " (" + rule.reason + ")";
     else if (rule.status == RuleOutcome::Status::NoRegistration) text = text.substr(0, text.rfind(": ")) + ": " + rule.reason;
     else if (rule.status == RuleOutcome::Status::NotReached) text += " (" + rule.reason + ")";
     else text += " - " + rule.reason;
@@ -187,7 +193,8 @@ void append_explain_text(std::string& out, const Registry& registry, const Opera
   if (r.raises) verdict += " (a call raises)";
   if (r.stale) verdict += " (stale: a call runs " + std::string(r.live.valid() ? tag_text(r.live.rule) : "nothing") + ")";
   out += std::string(o.color ? "\x1b[1m" : "") + verdict + std::string(color_reset(o.color)) + "\n";
-  out += "  " + torch_line(cat, r.row) + "\n";  // PyTorch's words: never wrapped
+  // PyTorch's line, wrapped like the rest (--format json or show --format torch-table keep it whole).
+  line(out, torch_line(cat, r.row), 2, 4, o.width);
   if (r.row.valid()) line(out, "from " + where_from(cat, r.row), 2, 4, o.width);
   append_row_detail(out, registry, r, o);
 }
@@ -211,7 +218,7 @@ nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyE
     j["raises"] = r.raises;
     J rules = J::array();
     for (const auto& rule : r.rules)
-      rules.push_back({{"step", rule.step}, {"rule", rule_label(cat, rule.rule)}, {"status", status_id(rule.status)},
+      rules.push_back({{"step", rule.step}, {"rule", rule.label}, {"status", status_id(rule.status)},
                        {"reason", rule.reason}, {"blockers", key_names(rule.blockers)}});
     j["rules"] = std::move(rules);
     J inactive = J::array();

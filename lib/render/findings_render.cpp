@@ -1,5 +1,7 @@
 #include "render/findings_render.h"
 
+#include "util/wrap.h"
+
 #include <algorithm>
 #include "render/json_document.h"
 
@@ -52,7 +54,7 @@ json artifact_location(const std::string& file) {
 
 }  // namespace
 
-std::string findings_text(const CheckResult& r) {
+std::string findings_text(const CheckResult& r, size_t width) {
   std::string out;
   for (const auto& f : r.findings) {
     out += place(f.location) + ": " + std::string(severity_name(f.severity)) + ": " + f.message +
@@ -62,7 +64,15 @@ std::string findings_text(const CheckResult& r) {
       while (pos <= f.details.size()) {
         size_t end = f.details.find('\n', pos);
         if (end == std::string::npos) end = f.details.size();
-        out += "    | " + f.details.substr(pos, end - pos) + "\n";
+        std::string line = f.details.substr(pos, end - pos);
+        if (width > 0 && line.size() + 6 > width) {
+          // Continuation lines keep the "|" gutter so the details stay one block.
+          std::string wrapped = wrap_words(line, 6, 8, width);
+          for (size_t at = 0; (at = wrapped.find("\n        ", at)) != std::string::npos; at += 9)
+            wrapped.replace(at, 9, "\n    |   ");
+          line = std::move(wrapped);
+        }
+        out += "    | " + line + "\n";
         pos = end + 1;
       }
     }

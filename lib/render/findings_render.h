@@ -11,7 +11,9 @@
 namespace dispatchctl {
 
 // file:line:col: severity: message [rule-id], details indented below.
-std::string findings_text(const CheckResult& result);
+// FILE:LINE:COL lines stay whole (editors parse them); detail lines wrap to
+// `width` under a "    | " gutter (0: never).
+std::string findings_text(const CheckResult& result, size_t width = 0);
 nlohmann::ordered_json findings_json(const CheckResult& result);
 // SARIF 2.1.0: one run, the tool's rule table, one result per finding.
 nlohmann::ordered_json findings_sarif(const CheckResult& result, const std::string& tool_version);

@@ -40,8 +40,9 @@ void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, i
     field(out, "covers", std::to_string(r.covers.size()) + " runtime keys: " + summarize_keys(cat, r.covers), width);
     return;
   }
-  std::string position = "row " + std::to_string(r.table_index) + " of " + std::to_string(r.table_size) +
-                         " in table order (lowest dispatch priority first)";
+  // Counted as people count (Undefined is row 1); JSON keeps the 0-based slot as table_index.
+  std::string position = "row " + std::to_string(r.table_index + 1) + " of " + std::to_string(r.table_size) +
+                         " in the runtime key order (row 1 is Undefined; lowest dispatch priority first)";
   if (r.has_lower) position += ", after " + cat.name(r.lower);
   if (r.has_higher) position += ", before " + cat.name(r.higher);
   field(out, "position", position, width);
@@ -111,6 +112,7 @@ nlohmann::ordered_json key_report_json(const Registry& registry, const KeyReport
   if (r.alias) {
     doc["covers"] = key_names(r.covers);
   } else {
+    doc["position"] = r.table_index + 1;
     doc["table_index"] = r.table_index;
     doc["table_size"] = r.table_size;
     doc["lower"] = r.has_lower ? J(cat.name(r.lower)) : J();

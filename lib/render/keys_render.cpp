@@ -100,17 +100,18 @@ std::string catalogue_text(const Catalogue& cat, size_t width) {
                                     std::string(cat.spec().reference_build) + ")", 0, 2, width) + "\n\n";
   out += "Backends (" + std::to_string(cat.backend_count()) + ", BackendComponent order):\n  ";
   std::string backends;
-  for (auto b : cat.spec().backends) backends += std::string(b) + " ";
+  for (auto b : cat.spec().backends) backends += (backends.empty() ? "" : " ") + std::string(b);
   out += wrap_words(backends, 2, 2, width) + "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
   std::string line;
   for (Key f = 1; f <= cat.spec().functionalities.size(); ++f)
-    line += cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "") + " ";
+    line += (line.empty() ? "" : " ") + cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "");
   out += "  " + wrap_words(line, 2, 2, width) + "\n";
   out += "\n" + wrap_words("Runtime keys (" + std::to_string(cat.runtime_keys().size()) +
                                " table rows, in table order; ~ = not accepted by Python's parseDispatchKey):", 0, 2,
                            width) + "\n";
   line.clear();
-  for (Key k : cat.runtime_keys()) line += cat.name(k) + (cat.python_parseable(cat.name(k)) ? "" : "~") + " ";
+  for (Key k : cat.runtime_keys())
+    line += (line.empty() ? "" : " ") + cat.name(k) + (cat.python_parseable(cat.name(k)) ? "" : "~");
   out += "  " + wrap_words(line, 2, 2, width) + "\n";
   out += "\nAlias keys (kernels registered to them fill these rows):\n";
   for (Key k = 0; k < cat.key_count(); ++k) {

@@ -296,16 +296,33 @@ TEST_CASE("explain: the 2.x Meta backend fallback is valid but raises") {
                      [](const Fix& x) { return x.kind == Fix::Kind::BackendFallback; }));
 }
 
-TEST_CASE("explain: batched and nested kernels; 1.13 has no step 8") {
+TEST_CASE("explain: steps are numbered 1, 2, 3 … as printed; step 4 is the backend kernel check; 1.13 lists step 8 as absent") {
   Fixture f{foo(k("FuncTorchBatchedDecomposition", "fn_ftbd") + "," +
                 k("CompositeImplicitAutogradNestedTensor", "fn_nested") + "," + k("CompositeExplicitAutograd", "fn_cea"))};
   CHECK(f.explain("FuncTorchBatched").row.rule == Rule::FuncTorchBatchedDecomposition);
   auto nested = f.explain("AutogradNestedTensor");
   CHECK(nested.row.rule == Rule::CompositeImplicitAutogradNestedTensor);  // CIANT is never blocked
-  Fixture old{foo(k("CPU", "fn_cpu"), "", "1.13.1")};
-  const auto steps = rule_steps(old.cat());
-  CHECK(std::none_of(steps.begin(), steps.end(), [](auto s) { return s.first == 8; }));
-  CHECK(rule_steps(f.cat()).size() == 9);
+  auto numbers = [](const RowExplanation& e) {
+    std::vector<int> out;
+    for (const auto& r : e.rules) out.push_back(r.step);
+    return out;
+  };
+  CHECK(numbers(nested) == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9});
+  CHECK(f.rule(nested, 4).status == S::Yes);  // the CompositeExplicitAutograd kernel; step 5 ignores it
+  CHECK(f.rule(f.explain("CPU"), 4).status == S::NotReached);  // step 3 filled the row before
+  Fixture old{foo(k("CPU", "fn_cpu") + "," + k("CompositeImplicitAutograd", "fn_math"), "", "1.13.1")};
+  auto autograd_cpu = old.explain("AutogradCPU");
+  CHECK(numbers(autograd_cpu) == std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  CHECK(old.rule(autograd_cpu, 8).status == S::NotInRelease);
+  CHECK(old.rule(autograd_cpu, 8).label == "FuncTorchBatchedDecomposition");
+  const auto& check = old.rule(autograd_cpu, 4);
+  CHECK(check.status == S::Yes);
+  CHECK(check.label == "backend kernel check");
+  CHECK(old.names(check.blockers) == std::vector<std::string>{"CPU"});
+  CHECK(old.rule(autograd_cpu, 6).status == S::Blocked);
+  auto autograd_cuda = old.explain("AutogradCUDA");
+  CHECK(old.rule(autograd_cuda, 4).status == S::No);
+  CHECK(old.rule(autograd_cuda, 6).status == S::Chosen);
 }
 
 TEST_CASE("explain: an alias or building block explains every runtime key it covers") {

@@ -7,17 +7,10 @@
 #include "test_support.h"
 
 using namespace dispatchctl;
+using test::load_error;
 
 namespace {
 
-std::string load_error(const std::string& text) {
-  try {
-    test::registry_from_json(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 const std::string k_head = R"J({"dispatchctl_manifest": 1, "torch_version": "2.14.1", )J";
 

@@ -4,11 +4,13 @@
 // hints and restricts type variables to aten::/prim::).
 #include <doctest/doctest.h>
 
+#include "keys/catalogue.h"
 #include "registry/schema_parser.h"
 #include "registry/sources.h"
 #include "test_support.h"
 
 using namespace dispatchctl;
+using test::load_error;
 
 namespace {
 
@@ -22,21 +24,15 @@ size_t refusal_offset(const std::string& schema) {
   return std::get<SchemaError>(parse_function_schema(schema)).offset;
 }
 
-std::string load_error(const std::string& text) {
-  try {
-    test::registry_from_json(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 
 TEST_CASE("schema parser: every schema of both real registries parses and names its operator") {
   for (const char* version : {"2.14.1", "1.13.1"}) {
     auto registry = load_registry({std::string("builtin:") + version});
-    const bool typevars_everywhere = std::string(version) == "1.13.1";
+    // Release profile data: the 1.13 profile says its parser takes type variables everywhere.
+    const bool typevars_everywhere = registry->catalogue().spec().schema_type_variables_in_any_namespace;
+    CHECK(typevars_everywhere == (std::string(version) == "1.13.1"));
     size_t parsed = 0;
     std::string first_failure;
     for (const auto& op : registry->operators()) {
@@ -130,4 +126,14 @@ TEST_CASE("manifest: a bad schema is one line with file:line:column, PyTorch's w
   CHECK(load_error(head + R"J(  {"name": "a::b", "schema": "a::b(str s=\"x\", Tensr y) -> ()"}]})J")
             .rfind("test.json:3:49: ", 0) == 0);
   CHECK(load_error(head + R"J(  {"name": "a::b", "schema": "a::b(Tensor x) -> ()"}]})J") == "(no error)");
+}
+
+TEST_CASE("manifest: type variables outside aten::/prim:: follow the release profile, not a release number") {
+  // Recorded on Debian's 1.13.1: lib.def_("typevars(t x) -> t") in a custom namespace is accepted.
+  const std::string custom = R"J("operators": [{"name": "myops::g", "schema": "myops::g(t x) -> t"}]})J";
+  CHECK(load_error(R"J({"dispatchctl_manifest": 1, "torch_version": "1.13.1", )J" + custom) == "(no error)");
+  CHECK(load_error(R"J({"dispatchctl_manifest": 1, "torch_version": "2.14.1", )J" + custom)
+            .find("unknown type specifier 't'") != std::string::npos);
+  CHECK(Catalogue::for_version("1.13")->spec().schema_type_variables_in_any_namespace);
+  CHECK_FALSE(Catalogue::for_version("2.14")->spec().schema_type_variables_in_any_namespace);
 }

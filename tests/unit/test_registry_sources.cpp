@@ -30,6 +30,18 @@ TEST_CASE("source spec: one parse, one kind per -m value") {
   CHECK_THROWS_AS(parse_source_spec("builtin:"), InputError);
 }
 
+TEST_CASE("source spec: torchgen:PATH?build-backends=… chooses the build's backends") {
+  const SourceSpec spec = parse_source_spec("torchgen:~/pytorch?build-backends=CPU,CUDA");
+  CHECK(spec.argument == "~/pytorch");
+  CHECK(spec.build_backends == "CPU,CUDA");
+  CHECK(parse_source_spec("torchgen:native_functions.yaml").build_backends.empty());
+  CHECK_THROWS_WITH_AS(parse_source_spec("torchgen:x.yaml?build-backend=CUDA"),
+                       "-m torchgen:x.yaml?build-backend=CUDA: unknown option 'build-backend=CUDA' after '?'; "
+                       "did you mean 'build-backends'?; e.g. torchgen:native_functions.yaml?build-backends=CPU,CUDA",
+                       InputError);
+  CHECK_THROWS_AS(parse_source_spec("torchgen:x.yaml?build-backends="), InputError);
+}
+
 TEST_CASE("sources: a custom-op manifest is layered over its release's registry") {
   std::vector<std::string> notes;
   set_log_sink([&notes](LogLevel, std::string_view n) { notes.emplace_back(n); }, LogLevel::note);

@@ -42,6 +42,17 @@ TEST_CASE("findings: text is file:line:col: severity: message [rule-id]") {
         "1 error, 1 warning, 0 notes in 2 operators\n");
 }
 
+TEST_CASE("findings: detail lines wrap under the | gutter; the FILE:LINE:COL line stays whole") {
+  CheckResult r = sample();
+  r.findings[0].details = "all 34: runs math kernel stale_math; table shows missing";
+  CHECK(findings_text(r, 40) ==
+        "ops.json:12:9: warning: the CPU kernel of x::y overrides, 100% [kernel-override]\n"
+        "    | all 34: runs math kernel\n"
+        "    |   stale_math; table shows missing\n"
+        "dir,x/missing.json: error: cannot read, really: no such file [load-error]\n"
+        "1 error, 1 warning, 0 notes in 2 operators\n");
+}
+
 TEST_CASE("findings: GitHub workflow commands escape data and properties") {
   CHECK(findings_github(sample()) ==
         "::warning file=ops.json,line=12,col=9,title=kernel-override::the CPU kernel of x::y "

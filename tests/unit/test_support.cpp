@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "util/errors.h"
+
 #include "registry/manifest.h"
 #include "util/file_io.h"
 
@@ -36,6 +38,15 @@ std::unique_ptr<Registry> registry_from_json(const std::string& json_text) {
   auto registry = std::make_unique<Registry>(*Catalogue::for_version(m.torch_version));
   apply_manifest(*registry, m);
   return registry;
+}
+
+std::string load_error(const std::string& json_text) {
+  try {
+    registry_from_json(json_text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 }  // namespace dispatchctl::test

@@ -16,5 +16,7 @@ std::string read_test_data(const std::string& relative);
 std::map<std::string, std::string> split_blocks(const std::string& text);
 // A registry from manifest JSON text (throws InputError like the CLI).
 std::unique_ptr<Registry> registry_from_json(const std::string& json_text);
+// The InputError text loading that manifest gives, or "(no error)".
+std::string load_error(const std::string& json_text);
 
 }  // namespace dispatchctl::test

@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,4 +66,27 @@ TEST_CASE("log: phase timers count only while verbose, and a nested timer adds n
   }
   CHECK(totals_of("test-phase-outer") == 1);
   CHECK(totals_of("test-phase-inner") == 0);
+}
+
+// Every message for people goes through the one sink (app/common.cpp gives it
+// the "dispatchctl: note: " prefix); a stray fprintf(stderr, "note: …") in a
+// subcommand printed query's python-kernel note without it.
+TEST_CASE("log: no source file in app/ or lib/ prints to stderr or stdout around the sink") {
+  namespace fs = std::filesystem;
+  const std::vector<std::string> stray = {"fprintf(", "std::cerr", "std::cout", "std::puts(", "fputs(", " printf(", "std::printf("};
+  // app/common.cpp owns stdout and the logger; the gunzip build tool runs before dispatchctl exists.
+  const std::vector<std::string> allowed = {"app/common.cpp", "lib/builtin/gen/gunzip_tool.cpp"};
+  std::vector<std::string> found;
+  for (const char* dir : {"app", "lib"})
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(DISPATCHCTL_SOURCE_DIR) / dir)) {
+      const auto ext = entry.path().extension();
+      if (ext != ".cpp" && ext != ".h") continue;
+      const std::string rel = fs::relative(entry.path(), DISPATCHCTL_SOURCE_DIR).generic_string();
+      if (std::find(allowed.begin(), allowed.end(), rel) != allowed.end()) continue;
+      std::ifstream in(entry.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      for (const auto& s : stray)
+        if (text.find(s) != std::string::npos) found.push_back(rel + ": " + s);
+    }
+  CHECK(found == std::vector<std::string>{});
 }
