@@ -102,8 +102,8 @@ void log_phase_timings(double total_ms) {
 void add_registry_options(CLI::App* command, RegistryOptions& options) {
   command->add_option("-m,--manifest", options.manifests,
                       "Registrations to load, in order: a manifest (.json, may be gzipped) or "
-                      "builtin:VERSION (builtin:2.14.1, builtin:1.13.1), or python[:INTERPRETER] "
-                      "(that Python's live torch, exported and cached). Repeat to layer. A first "
+                      "builtin:VERSION (builtin:2.14.1, builtin:1.13.1), or python[:INTERPRETER][?import=M,...] "
+                      "(that Python's live torch, after importing M, exported and cached). Repeat to layer. A first "
                       "manifest that defines no aten:: operator is layered over its release's "
                       "built-in registry. Default: builtin:2.14.1")
       ->type_name("FILE");
@@ -113,9 +113,10 @@ void add_registry_options(CLI::App* command, RegistryOptions& options) {
 }
 
 void install_load_hooks() {
-  load_options().python_export = [](const std::string& interpreter) {
+  load_options().python_export = [](const std::string& interpreter, const std::vector<std::string>& imports) {
     PythonExport request;
     if (!interpreter.empty()) request.interpreter = interpreter;
+    request.imports = imports;
     request.progress = [](const std::string& text) { log_note("{}", text); };
     return cached_python_export(request);
   };

@@ -311,7 +311,7 @@ class ProfileReader {
       for (size_t i = 0; i < keys.size(); ++i)
         if (!known.count(keys[i]))
           r_.fail(r_.at(field) + "/" + std::to_string(i),
-                  "'" + std::string(keys[i]) + "' is not a key of this release");
+                  std::string("'").append(keys[i]).append("' is not a key of this release"));
     };
     // Templates get the operator's name where "{op}" stands.
     for (const auto& [field, value] : {std::pair{"meta_fallback_error", spec_.meta_fallback_error},

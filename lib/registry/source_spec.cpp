@@ -7,23 +7,36 @@ namespace dispatchctl {
 
 namespace {
 
-// torchgen:PATH?NAME=VALUE[&NAME=VALUE]: options after the last '?', like a URL's query.
-void read_torchgen_options(SourceSpec& spec) {
+// SOURCE?NAME=VALUE[&NAME=VALUE]: options after the last '?', like a URL's
+// query: torchgen:PATH?build-backends=CPU,CUDA and python[:P]?import=M1,M2.
+void read_options(SourceSpec& spec) {
   const size_t query = spec.argument.rfind('?');
   if (query == std::string::npos) return;
   const std::string options = spec.argument.substr(query + 1);
   spec.argument.resize(query);
-  static const std::vector<std::string_view> k_names = {"build-backends"};
+  const bool torchgen = spec.kind == SourceSpec::Kind::Torchgen;
+  const std::string known = torchgen ? "build-backends" : "import";
+  const std::string example =
+      torchgen ? "torchgen:native_functions.yaml?build-backends=CPU,CUDA" : "python:/usr/bin/python3?import=torchvision";
+  const std::vector<std::string_view> names = {known};
   for (size_t pos = 0; pos <= options.size();) {
     const size_t end = std::min(options.find('&', pos), options.size());
     const std::string option = options.substr(pos, end - pos);
     const size_t eq = option.find('=');
     const std::string name = option.substr(0, eq);
-    if (name != "build-backends" || eq == std::string::npos || eq + 1 == option.size())
+    if (name != known || eq == std::string::npos || eq + 1 == option.size())
       throw InputError("-m " + spec.text + ": unknown option '" + option + "' after '?'" +
-                       (name == "build-backends" ? "" : did_you_mean(name, k_names)) +
-                       "; e.g. torchgen:native_functions.yaml?build-backends=CPU,CUDA");
-    spec.build_backends = option.substr(eq + 1);
+                       (name == known ? "" : did_you_mean(name, names)) + "; e.g. " + example);
+    const std::string value = option.substr(eq + 1);
+    if (torchgen) {
+      spec.build_backends = value;
+    } else {
+      for (size_t at = 0; at <= value.size();) {
+        const size_t comma = std::min(value.find(',', at), value.size());
+        if (comma > at) spec.imports.push_back(value.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
     pos = end + 1;
   }
 }
@@ -43,16 +56,17 @@ SourceSpec parse_source_spec(std::string_view text) {
       {"python:", SourceSpec::Kind::Python, true},
   };
   SourceSpec spec{SourceSpec::Kind::File, std::string(text), std::string(text)};
-  if (text == "python") {
+  if (text == "python" || text.substr(0, 7) == "python?") {
     spec.kind = SourceSpec::Kind::Python;
-    spec.argument.clear();
+    spec.argument = std::string(text.substr(6));
+    read_options(spec);
     return spec;
   }
   for (const auto& p : prefixes) {
     if (text.substr(0, p.word.size()) != p.word) continue;
     spec.kind = p.kind;
     spec.argument = std::string(text.substr(p.word.size()));
-    if (spec.kind == SourceSpec::Kind::Torchgen) read_torchgen_options(spec);
+    if (spec.kind == SourceSpec::Kind::Torchgen || spec.kind == SourceSpec::Kind::Python) read_options(spec);
     if (spec.argument.empty())
       throw InputError("-m " + std::string(text) + ": nothing after '" + std::string(p.word) +
                        "'; e.g. builtin:2.14.1, python:/usr/bin/python3, torchgen:native_functions.yaml");

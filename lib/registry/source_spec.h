@@ -1,6 +1,8 @@
 // A `-m` value, parsed once into what it names (README "Registry sources"):
 //   builtin:VERSION                   a registry built into the binary
-//   python[:INTERPRETER]              the live registry of that Python's torch
+//   python[:INTERPRETER][?import=M1,M2]
+//                                     the live registry of that Python's torch, after
+//                                     importing those modules (their registrations too)
 //   torchgen:PATH[?build-backends=CPU,CUDA]
 //                                     torchgen YAML (native_functions.yaml …), for a build
 //                                     with these backends (default: CPU, Debian's build)
@@ -10,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dispatchctl {
 
@@ -21,6 +24,8 @@ struct SourceSpec {
   // torchgen: only, from "?build-backends=CPU,CUDA": the backends whose
   // Register<Key> files the build compiles ("" = torchgen's default, CPU).
   std::string build_backends;
+  // python only, from "?import=torchvision,mylib": modules imported before the export.
+  std::vector<std::string> imports;
 };
 
 SourceSpec parse_source_spec(std::string_view text);

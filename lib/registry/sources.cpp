@@ -174,7 +174,7 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
       case SourceSpec::Kind::Python: {
         if (!load_options().python_export)
           throw InputError(spec.text + ": running Python is not available in this build");
-        const std::string path = load_options().python_export(spec.argument);
+        const std::string path = load_options().python_export(spec.argument, spec.imports);
         ManifestDocument manifest =
             read_manifest_file(path, spec.text, registry ? &registry->catalogue() : nullptr);
         load_manifest(registry, manifest);

@@ -17,7 +17,7 @@ namespace dispatchctl {
 // (returns the path of a cached export).
 struct LoadOptions {
   bool bare = false;
-  std::function<std::string(const std::string& interpreter)> python_export;
+  std::function<std::string(const std::string& interpreter, const std::vector<std::string>& imports)> python_export;
 };
 LoadOptions& load_options();
 

@@ -110,6 +110,22 @@ def main():
     _, err = run(args, ["show", "aten::add", "-m", "python:" + missing], env, 2)
     if err.count("\n") != 1 or not err.startswith("dispatchctl: error: python:" + missing):
         fail("a missing interpreter: expected one error line, got %r" % err)
+    # ?import=M: the export imports M first, so M's registrations are in the registry.
+    ext = os.path.join(args.workdir, "ext")
+    os.makedirs(ext, exist_ok=True)
+    with open(os.path.join(ext, "e2e_import_ext.py"), "w") as f:
+        f.write("import torch\n"
+                "lib = torch.library.Library('e2eimport', 'DEF')\n"
+                "lib.define('probe(Tensor x) -> Tensor')\n"
+                "lib.impl('probe', lambda x: x, 'CPU')\n")
+    ext_env = dict(env, PYTHONPATH=ext)
+    out, _ = run(args, ["show", "e2eimport::probe", "--format", "torch-table",
+                        "-m", spec + "?import=e2e_import_ext"], ext_env, 0)
+    if not re.search(r"^CPU: .*\[kernel\]", out, re.M):
+        fail("-m %s?import=e2e_import_ext: the imported module's CPU kernel is missing:\n%s" % (spec, out))
+    _, err = run(args, ["show", "e2eimport::probe", "-m", spec + "?imports=e2e_import_ext"], ext_env, 2)
+    if "did you mean 'import'?" not in err:
+        fail("a misspelt ?import option must suggest 'import':\n%s" % err)
     print("export: %d operators, verify %s; -m python equals builtin:1.13.1 for aten::add, cached in %s"
           % (n, out.strip(), name))
     return 0

@@ -42,6 +42,24 @@ TEST_CASE("source spec: torchgen:PATH?build-backends=… chooses the build's bac
   CHECK_THROWS_AS(parse_source_spec("torchgen:x.yaml?build-backends="), InputError);
 }
 
+TEST_CASE("source spec: python[:P]?import=… names the modules the export imports first") {
+  const SourceSpec bare = parse_source_spec("python?import=torchvision,torchaudio");
+  CHECK(bare.kind == SourceSpec::Kind::Python);
+  CHECK(bare.argument.empty());
+  CHECK(bare.imports == std::vector<std::string>{"torchvision", "torchaudio"});
+  const SourceSpec with_interpreter = parse_source_spec("python:/usr/bin/python3?import=mylib");
+  CHECK(with_interpreter.argument == "/usr/bin/python3");
+  CHECK(with_interpreter.imports == std::vector<std::string>{"mylib"});
+  CHECK(parse_source_spec("python").imports.empty());
+  CHECK_THROWS_WITH_AS(parse_source_spec("python?imports=x"),
+                       "-m python?imports=x: unknown option 'imports=x' after '?'; did you mean 'import'?; "
+                       "e.g. python:/usr/bin/python3?import=torchvision",
+                       InputError);
+  // Each kind takes its own options only.
+  CHECK_THROWS_AS(parse_source_spec("python?build-backends=CUDA"), InputError);
+  CHECK_THROWS_AS(parse_source_spec("torchgen:x.yaml?import=m"), InputError);
+}
+
 TEST_CASE("sources: a custom-op manifest is layered over its release's registry") {
   std::vector<std::string> notes;
   set_log_sink([&notes](LogLevel, std::string_view n) { notes.emplace_back(n); }, LogLevel::note);
