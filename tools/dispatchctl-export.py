@@ -258,58 +258,59 @@ def select(names, namespaces, ops):
 
 
 def probe_fallbacks(C, problems):
-    """Table of a fresh operator without kernels: every row is a backend fallback."""
+    """The table of a fresh operator without kernels: every row it has is a backend
+    fallback, so one table shows them all. None when no operator can be defined."""
     if not hasattr(C, "_dispatch_library"):
-        return {}
+        return None
     ns = "_dispatchctl_export_probe_%d" % os.getpid()
     try:
         lib = C._dispatch_library("DEF", ns, "", "", 0)
         lib.def_("probe(Tensor x) -> Tensor")
         text = C._dispatch_dump_table(ns + "::probe")
         del lib
-    except Exception as e:  # noqa: BLE001 - report, do not crash
-        problems.add("could not define a probe operator to read fallbacks: %s" % e)
-        return {}
+    except Exception as e:  # noqa: BLE001 - report, then read every table instead
+        problems.add("could not define a probe operator to read fallbacks (%s); read them off "
+                     "every operator's table" % e)
+        return None
     return dict(fallback_lines(text))
 
 
-def read_fallbacks(C, names, problems, tables):
-    """Fallback texts from the tables of every operator, checked against
-    _dispatch_has_backend_fallback. Each table is kept in `tables`: the
-    recorded tables reuse them (dumping every table twice cost ~0.5 s)."""
+def scan_fallbacks(C, names, problems, tables):
+    """Fallback texts off the tables of every operator (`tables` holds those already
+    dumped): the way when no probe operator can be defined (~0.5 s more)."""
     seen = {}
     for n, name in enumerate(names):
         if n % 200 == 0:
             _status("reading fallbacks: %d/%d operators" % (n, len(names)))
-        tables[name] = C._dispatch_dump_table(name)
-        for key, text in fallback_lines(tables[name]):
+        table = tables[name] if name in tables else C._dispatch_dump_table(name)
+        for key, text in fallback_lines(table):
             prev = seen.setdefault(key, text)
             if prev != text:
                 problems.add("fallback of %s reads %r in one table and %r in another; kept the first"
                              % (key, prev, text))
+    return seen
+
+
+def read_fallbacks(C, names, problems, tables):
+    """The backend fallbacks, checked against _dispatch_has_backend_fallback both ways."""
+    seen = probe_fallbacks(C, problems)
+    if seen is None:
+        seen = scan_fallbacks(C, names, problems, tables)
     has_fallback = getattr(C, "_dispatch_has_backend_fallback", None)
     if has_fallback is None:
         problems.add("torch._C._dispatch_has_backend_fallback is missing; fallbacks that no "
                      "operator's table shows are left out")
         return seen
-    claimed = []
     for member_name, member in getattr(C, "DispatchKey").__members__.items():
         if member_name in BUILDING_BLOCKS or member_name.startswith(("StartOf", "EndOf")):
             continue
         try:
-            if has_fallback(member):
-                claimed.append(member_name)
+            claimed = has_fallback(member)
         except Exception:  # noqa: BLE001 - alias keys etc. may be refused
             continue
-    missing = [k for k in claimed if k not in seen]
-    if missing:
-        probed = probe_fallbacks(C, problems)
-        for k in missing:
-            if k in probed:
-                seen[k] = probed[k]
-            else:
-                problems.add("_dispatch_has_backend_fallback(%s) is true but no table shows its "
-                             "kernel; the fallback is left out" % k)
+        if claimed and member_name not in seen:
+            problems.add("_dispatch_has_backend_fallback(%s) is true but no table shows its "
+                         "kernel; the fallback is left out" % member_name)
     for k in seen:
         member = C.DispatchKey.__members__.get(k)
         if member is not None and not has_fallback(member):
@@ -797,18 +798,6 @@ def release_profile(C, torch, version):
     return profile
 
 
-def recorded_tables(C, names, dumped):
-    """What PyTorch itself prints for every exported operator: `verify` compares against it.
-    Tables already `dumped` are reused (registering the profile's probe
-    operators in a namespace of their own changes no other table)."""
-    tables = {}
-    for n, name in enumerate(names):
-        if n % 200 == 0:
-            _status("recording tables: %d/%d operators" % (n, len(names)))
-        tables[name] = dumped[name] if name in dumped else C._dispatch_dump_table(name)
-    return tables
-
-
 def export(args, problems):
     if args.imports and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # like `python -m`: modules of the current folder
@@ -831,16 +820,20 @@ def export(args, problems):
     names = all_op_names(C, problems)
     chosen = select(names, set(args.namespaces), args.ops)
 
-    operators = []
-    states = {}
+    # One pass over the operators; the tables (for `verify`) are dumped here, before the
+    # profile's probes define operators of their own.
+    operators, states, tables = [], {}, {}
+    dump, dump_table = C._dispatch_dump, C._dispatch_dump_table
     for n, name in enumerate(chosen):
         if n % 100 == 0:
             _status("reading operators: %d/%d" % (n, len(chosen)))
-        text = C._dispatch_dump(name)
+        text = dump(name)
         if not text:
             problems.add("%s: _dispatch_dump returned nothing (operator gone?); left out" % name)
             continue
         states[name] = text
+        if args.recorded:
+            tables[name] = dump_table(name)
         try:
             operators.append(parse_state(name, text))
         except ParseError as e:
@@ -848,9 +841,8 @@ def export(args, problems):
                          % (name, e, text))
 
     fallbacks = []
-    dumped = {}
     if args.fallbacks:
-        for key, text in sorted(read_fallbacks(C, names, problems, dumped).items()):
+        for key, text in sorted(read_fallbacks(C, names, problems, tables).items()):
             entry = {"key": key}
             if text.startswith("fallthrough "):
                 entry["kernel"] = text[len("fallthrough "):]
@@ -880,58 +872,64 @@ def export(args, problems):
         manifest["fallbacks"] = fallbacks
     manifest["operators"] = operators
     if args.recorded:
-        manifest["recorded"] = {"tables": recorded_tables(C, sorted(states), dumped), "states": states}
+        manifest["recorded"] = {"tables": tables, "states": states}
     stats = (len(operators), sum(len(o.get("kernels", [])) for o in operators), len(fallbacks),
              torch.__version__)
     return manifest, stats
 
 
-def render(manifest):
-    """JSON with one line per fallback and per kernel: diffable, and small."""
+def render(manifest, write):
+    """JSON with one line per fallback and per kernel (diffable, and small), handed
+    to `write` in pieces: no copy of the whole text is ever built."""
     one = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps's text, without an encoder per value
+    string = json.encoder.encode_basestring  # a str quoted as json.dumps does: the bulk of the file
 
-    out = ["{", ' "dispatchctl_manifest": %s,' % one(manifest["dispatchctl_manifest"]),
-           ' "torch_version": %s,' % one(manifest["torch_version"])]
+    def lines(texts, opening, closing):
+        """opening, then `texts` one per line separated by commas, then closing;
+        written 500 lines at a time."""
+        texts = iter(texts)
+        separator = "\n"
+        write(opening)
+        while True:
+            batch = [text for _, text in zip(range(500), texts)]
+            if not batch:
+                break
+            write(separator + ",\n".join(batch))
+            separator = ",\n"
+        write(closing)
+
+    def operator(op):
+        kernels = op.get("kernels")
+        if not kernels:
+            return "  " + one(op)
+        head = one({k: v for k, v in op.items() if k != "kernels"})
+        return "  " + head[:-1] + ', "kernels": [\n' + ",\n".join("    " + one(k) for k in kernels) + "]}"
+
+    write('{\n "dispatchctl_manifest": %s,\n "torch_version": %s,\n'
+          % (one(manifest["dispatchctl_manifest"]), one(manifest["torch_version"])))
     if "release_profile" in manifest:
-        out.append(' "release_profile": {')
-        out.append(",\n".join("  %s: %s" % (one(k), one(v)) for k, v in manifest["release_profile"].items()))
-        out.append(" },")
+        lines(("  %s: %s" % (string(k), one(v)) for k, v in manifest["release_profile"].items()),
+              ' "release_profile": {', "\n },\n")
     if "fallbacks" in manifest:
-        out.append(' "fallbacks": [')
-        out.append(",\n".join("  " + one(fb) for fb in manifest["fallbacks"]))
-        out.append(" ],")
-    ops = []
-    for op in manifest["operators"]:
-        head = {k: v for k, v in op.items() if k != "kernels"}
-        text = "  " + one(head)
-        if "kernels" in op:
-            text = text[:-1] + ', "kernels": [\n' + ",\n".join(
-                "    " + one(k) for k in op["kernels"]) + "]}"
-        ops.append(text)
-    out.append(' "operators": [')
-    out.append(",\n".join(ops))
-    if "recorded" in manifest:
-        out.append(" ],")
-        out.append(' "recorded": {')
-        parts = []
-        for kind in ("tables", "states"):
-            texts = manifest["recorded"][kind]
-            parts.append('  %s: {\n' % one(kind) + ",\n".join(
-                "   %s: %s" % (one(k), one(texts[k])) for k in sorted(texts)) + "}")
-        out.append(",\n".join(parts))
-        out.append(" }")
-    else:
-        out.append(" ]")
-    out.append("}")
-    return "\n".join(line for line in out if line != "") + "\n"
+        lines(("  " + one(fb) for fb in manifest["fallbacks"]), ' "fallbacks": [', "\n ],\n")
+    if "recorded" not in manifest:
+        lines(map(operator, manifest["operators"]), ' "operators": [', "\n ]\n}\n")
+        return
+    lines(map(operator, manifest["operators"]), ' "operators": [', "\n ],\n")
+    tables, states = manifest["recorded"]["tables"], manifest["recorded"]["states"]
+    lines(("   %s: %s" % (string(k), string(tables[k])) for k in sorted(tables)),
+          ' "recorded": {\n  "tables": {', "},\n")
+    lines(("   %s: %s" % (string(k), string(states[k])) for k in sorted(states)),
+          '  "states": {', "}\n }\n}\n")
 
 
-def write_atomically(path, text):
+def write_atomically(path, fill):
+    """Calls fill(write) into a temporary file beside `path`, then renames it there."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            fill(f.write)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
@@ -975,11 +973,10 @@ def main(argv=None):
     problems = Problems()
     try:
         manifest, (n_ops, n_kernels, n_fallbacks, raw_version) = export(args, problems)
-        text = render(manifest)
         if args.output and args.output != "-":
-            write_atomically(args.output, text)
+            write_atomically(args.output, lambda write: render(manifest, write))
         else:
-            sys.stdout.write(text)
+            render(manifest, sys.stdout.write)
             sys.stdout.flush()
     except ExportError as e:
         _status_clear()
