@@ -107,8 +107,10 @@ TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
       "s = importlib.util.find_spec('torch')\n"
       "if s is None: sys.exit('no module named torch')\n"
       "d = os.path.dirname(s.origin)\n"
+      // torch's own version.py, read rather than imported: importlib.metadata
+      // would cost more than the rest of the probe (~80 ms).
       "try:\n"
-      "    from importlib import metadata; v = metadata.version('torch')\n"
+      "    import re; v = re.search(r\"__version__\\b[^=]*= *['\\\"]([^'\\\"]*)\", open(os.path.join(d, 'version.py')).read())[1]\n"
       "except Exception:\n"
       "    v = '?'\n"
       "st = os.stat(os.path.join(d, '_C')) if os.path.exists(os.path.join(d, '_C')) else os.stat(d)\n"
@@ -204,6 +206,7 @@ void run_python_export(const PythonExport& request, const std::string& output) {
   const fs::path script = write_exporter(dir);
   std::vector<std::string> argv = {request.interpreter, script.string(), "-o", output};
   for (const auto& m : request.imports) argv.insert(argv.end(), {"--import", m});
+  if (!request.recorded) argv.push_back("--no-recorded");
   if (request.progress)
     request.progress("exporting the dispatcher registry of " + request.interpreter +
                      "'s torch (takes a while; every operator is dumped)…");
@@ -226,7 +229,11 @@ std::string cached_python_export(const PythonExport& request) {
     return cached.string();
   }
   log_verbose("-m python: no cached export at {}; running the exporter", cached.string());
-  run_python_export(request, cached.string());
+  // Without the recorded dumps: they are 90% of the file (and of the time to
+  // load it on every cached run), and only `verify` of an export reads them.
+  PythonExport lean = request;
+  lean.recorded = false;
+  run_python_export(lean, cached.string());
   return cached.string();
 }
 

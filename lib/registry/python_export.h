@@ -1,8 +1,9 @@
 // `-m python[:INTERPRETER]` and `dispatchctl export`: run the exporter that is
 // embedded in the binary (tools/dispatchctl-export.py) with a user's Python,
 // and cache its manifest per user ($XDG_CACHE_HOME/dispatchctl, else
-// ~/.cache/dispatchctl) keyed by interpreter path, torch version, torch's
-// install location and modification time, and the --import modules.
+// ~/.cache/dispatchctl; without the recorded dumps only verify reads) keyed
+// by interpreter path, torch version, torch's install location and
+// modification time, and the --import modules.
 // A cached run starts no interpreter: what identifies the torch is read from
 // a locator the last probe left, which holds while the interpreter (path as
 // run, resolved target, its mtime and size, PYTHONPATH/PYTHONHOME/
@@ -22,6 +23,9 @@ namespace dispatchctl {
 struct PythonExport {
   std::string interpreter = "python3";
   std::vector<std::string> imports;
+  // Record every operator's _dispatch_dump_table and _dispatch_dump text for
+  // `verify` (~30 MB; cached exports leave them out).
+  bool recorded = true;
   // Told what is about to take a while (the library never prints).
   std::function<void(const std::string&)> progress;
 };
