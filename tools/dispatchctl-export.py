@@ -426,8 +426,8 @@ def _probe_behaviour(C, torch, profile, inferred):
             probes["meta_call"] = "returned"
         except Exception as e:  # noqa: BLE001 - the text is what we want
             text = str(e)
-            probes["meta_call_error"] = text
             qualified = ns + "::cpu_only"
+            probes["meta_call_error"] = text.replace(qualified, "{op}")  # no pid: the same torch, the same export
             if hasattr(C, "_dispatch_has_backend_fallback") and C._dispatch_has_backend_fallback(C.DispatchKey.Meta):
                 profile["meta_fallback_error"] = text.split("\n")[0].replace(qualified, "{op}")
             else:
@@ -770,7 +770,8 @@ def release_profile(C, torch, version):
         cpu_keys = _keyset_names(C, C._dispatch_keys(torch.ones(1)))
     except Exception:  # noqa: BLE001
         pass
-    autocast_of = {k[len("Autocast"):]: k for k in names if k.startswith("Autocast") and k[len("Autocast"):] in runtime}
+    autocast_of = {k[len("Autocast"):]: k for k in sorted(names, key=value_of.get)  # enum order, not a set's
+                   if k.startswith("Autocast") and k[len("Autocast"):] in runtime}
     for k in cpu_keys:
         if k.startswith("Autocast"):
             autocast_of["CPU"] = k
