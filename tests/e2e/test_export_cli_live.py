@@ -8,6 +8,8 @@
   * the export is cached under $XDG_CACHE_HOME/dispatchctl: the second run says "cache
     hit" under -v and leaves the file untouched (mtime, size), and a key change (torch
     found elsewhere, through PYTHONPATH) looks for another cache file;
+  * the cached export equals `dispatchctl export`'s minus the recorded dumps (so `verify
+    -m python` is refused with a pointer to `dispatchctl export -o FILE`);
   * a broken interpreter (missing, or a torch that fails to import) is one error line, exit 2,
     and leaves no cache file behind."""
 
@@ -90,6 +92,17 @@ def main():
     after = cache_files(cache)[name]
     if (after.st_mtime_ns, after.st_size) != (before.st_mtime_ns, before.st_size):
         fail("the cached export was rewritten on a cache hit")
+    # The cached export is the export without its recorded dumps (the same torch gives the
+    # same manifest), so verify asks for a `dispatchctl export` file instead.
+    with open(os.path.join(cache, "dispatchctl", name), encoding="utf-8") as f:
+        cached_manifest = json.load(f)
+    if cached_manifest != {k: v for k, v in manifest.items() if k != "recorded"}:
+        differing = sorted(k for k in set(manifest) | set(cached_manifest)
+                           if k != "recorded" and manifest.get(k) != cached_manifest.get(k))
+        fail("the cached export differs from 'dispatchctl export' minus 'recorded' in %s" % differing)
+    _, err = run(args, ["verify", "-m", spec], env, 2)
+    if err.count("\n") != 1 or "no recorded tables" not in err or "dispatchctl export -o FILE" not in err:
+        fail("verify -m %s: expected one line pointing to 'dispatchctl export -o FILE', got %r" % (spec, err))
 
     # The key changes with where torch is found: another cache file is looked for, and a
     # torch that fails to import is one clear line, exit 2, nothing cached.
