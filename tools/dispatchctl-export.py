@@ -19,7 +19,8 @@ Only public and torch._C._dispatch_* functions are used:
   * per operator: _dispatch_dump (OperatorEntry::dumpState), parsed exactly as
     dispatchctl's `import torch-dump` parses it;
   * fallbacks: no API lists them, so they are read off the `[backend fallback]`
-    lines of _dispatch_dump_table of every operator and cross-checked with
+    lines of the _dispatch_dump_table of a fresh operator without kernels (of
+    every operator where none can be defined) and cross-checked with
     _dispatch_has_backend_fallback.
 
     python3 tools/dispatchctl-export.py -o my_torch.json
