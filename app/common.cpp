@@ -13,6 +13,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "builtin/builtin.h"
 #include "registry/python_export.h"
 #include "registry/sources.h"
 #include "util/file_io.h"
@@ -99,13 +100,20 @@ void log_phase_timings(double total_ms) {
               std::max(0.0, total_ms - accounted), total_ms);
 }
 
+std::string builtin_registry_names() {
+  std::string names;
+  for (const BuiltinRegistry& b : builtin_registries())
+    names += (names.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
+  return names;
+}
+
 void add_registry_options(CLI::App* command, RegistryOptions& options) {
   command->add_option("-m,--manifest", options.manifests,
                       "Registrations to load, in order: a manifest (.json, may be gzipped) or "
-                      "builtin:VERSION (builtin:2.14.1, builtin:1.13.1), or python[:INTERPRETER][?import=M,...] "
+                      "builtin:VERSION (" + builtin_registry_names() + "), or python[:INTERPRETER][?import=M,...] "
                       "(that Python's live torch, after importing M, exported and cached). Repeat to layer. A first "
                       "manifest that defines no aten:: operator is layered over its release's "
-                      "built-in registry. Default: builtin:2.14.1")
+                      "built-in registry. Default: " + std::string(k_default_registry))
       ->type_name("FILE");
   command->add_flag_callback(
       "--bare", [] { load_options().bare = true; },

@@ -17,6 +17,9 @@ struct RegistryOptions {
 
 // -m/--manifest FILE|builtin:VERSION|python[:P], repeatable; --bare.
 void add_registry_options(CLI::App* command, RegistryOptions& options);
+// "builtin:2.14.1, builtin:1.13.1": the built-in registries, newest (the
+// default) first, for help texts; from builtin_registries(), never spelled out.
+std::string builtin_registry_names();
 std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
 // Where the library's loading notes go (stderr) and how -m python runs.
 void install_load_hooks();

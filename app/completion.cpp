@@ -87,7 +87,8 @@ void describe(CLI::App& app, const std::string& path, CompletionSpec& spec) {
 CompletionSpec describe_cli(CLI::App& app) {
   CompletionSpec spec;
   spec.program = app.get_name();
-  for (const auto& b : builtin_registries()) spec.builtins.push_back(std::string(k_builtin_prefix) + std::string(b.version));
+  for (const auto& b : builtin_registries())
+    spec.builtins.push_back(std::string(k_builtin_prefix) + std::string(b.version));
   spec.versions = Catalogue::supported_versions();
   describe(app, "", spec);
   return spec;

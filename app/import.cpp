@@ -1,4 +1,5 @@
 // dispatchctl import torch-dump: PyTorch's own dump text -> a manifest.
+#include "builtin/builtin.h"
 #include "common.h"
 #include "registry/manifest.h"
 #include "registry/sources.h"
@@ -65,7 +66,7 @@ void setup_import_torchgen(CLI::App* import, int& exit_code) {
       "native_functions.yaml, tags.yaml and derivatives.yaml, or native_functions.yaml itself "
       "(.gz read directly). Each kernel's origin is its YAML file:line and torchgen rule "
       "(shared/design/torchgen-rules.md). The release's rules and key catalogue come from -m "
-      "(default builtin:2.14.1); hand-written C++ and Python registrations are not in the output "
+      "(default " + std::string(k_default_registry) + "); hand-written C++ and Python registrations are not in the output "
       "(layer it with -m builtin:VERSION -m torchgen:PATH for full tables).\n"
       "Examples:\n"
       "  dispatchctl import torchgen ~/pytorch -o predicted.json\n"

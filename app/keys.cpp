@@ -1,4 +1,5 @@
 // dispatchctl keys: the key catalogue of a release.
+#include "builtin/builtin.h"
 #include "common.h"
 #include "registry/key_lookup.h"
 #include "render/keys_render.h"
@@ -7,8 +8,17 @@
 namespace dispatchctl::cli {
 
 namespace {
+// "1.13 or 2.14": the releases built in (Catalogue::supported_versions).
+std::string versions_text() {
+  const std::vector<std::string> versions = Catalogue::supported_versions();
+  std::string text;
+  for (size_t i = 0; i < versions.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == versions.size() ? " or " : ", ") + versions[i];
+  return text;
+}
+
 struct KeysCommand {
-  std::string version = "2.14";
+  std::string version = std::string(k_default_release);
   std::string alias;
   bool json = false;
   RegistryOptions registry;
@@ -49,7 +59,7 @@ void setup_keys(CLI::App& app, int& exit_code) {
       "  dispatchctl keys --alias CompositeExplicitAutogradNonFunctional");
   add_registry_options(sub, command->registry);
   sub->add_option("--torch-version", command->version,
-                  "A built-in release: 1.13 or 2.14 (patch ignored); -m FILE takes the release of an export")
+                  "A built-in release: " + versions_text() + " (patch ignored); -m FILE takes the release of an export")
       ->capture_default_str()
       ->type_name("V");
   sub->add_option("--alias", command->alias, "Only this alias key's runtime keys")->type_name("NAME");

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "builtin/builtin.h"
 #include "common.h"
 #include "util/errors.h"
 
@@ -11,9 +12,9 @@ int main(int argc, char** argv) {
   using namespace dispatchctl;
   CLI::App app{
       "dispatchctl: inspect PyTorch dispatch tables. Which kernel runs for which dispatch key, "
-      "and why; computed exactly as PyTorch does, for any release (built in: 2.14.1, 1.13.1; others\n"
-      "through -m python or an export with its release profile).\n"
-      "Without -m, commands use the real registry of PyTorch 2.14.1 built into this binary.\n"
+      "and why; computed exactly as PyTorch does, for any release (built in: " + cli::builtin_registry_names() +
+      "; others through -m python or an export with its release profile).\n"
+      "Without -m, commands use " + std::string(k_default_registry) + ", the newest real registry built in.\n"
       "-m takes a manifest FILE, builtin:VERSION, python[:INTERPRETER], torchgen:PATH or\n"
       "torchgen-backend:FILE; a manifest without aten:: operators is layered over its release\n"
       "(--bare: alone).\n"

@@ -15,8 +15,9 @@ void setup_registries(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand(
       "registries", "List the real PyTorch registries built into this binary");
   sub->footer(
-      "Use one with -m builtin:VERSION; without -m every command uses builtin:2.14.1.\n"
-      "Both are Debian's CPU-only builds: no kernel is registered for CUDA, HIP, XPU, MPS…, so their\n"
+      "Use one with -m builtin:VERSION; without -m every command uses the newest, " +
+      std::string(k_default_registry) + ".\n"
+      "A CPU-only build (cpu_only) registers no kernel for CUDA, HIP, XPU, MPS…, so its\n"
       "CUDA rows are what a CPU-only PyTorch computes; export your CUDA build\n"
       "(-m python, or dispatchctl export -o my_torch.json) for CUDA answers.\n"
       "JSON: [{name, torch_version, cpu_only, backends_compiled, backends_not_compiled, operators,\n"

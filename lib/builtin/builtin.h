@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "builtin/newest_release.h"  // k_default_registry: the newest built-in (generated)
+
 namespace dispatchctl {
 
 struct BuiltinRegistry {
@@ -25,6 +27,5 @@ const BuiltinRegistry* find_builtin(std::string_view name);
 // tools/dispatchctl-export.py as this binary was built with it.
 std::string_view exporter_script();
 constexpr std::string_view k_builtin_prefix = "builtin:";
-constexpr std::string_view k_default_registry = "builtin:2.14.1";
 
 }  // namespace dispatchctl

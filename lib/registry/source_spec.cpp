@@ -1,6 +1,8 @@
 #include "registry/source_spec.h"
 
+#include "builtin/builtin.h"
 #include "util/errors.h"
+#include "util/split_list.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -28,15 +30,8 @@ void read_options(SourceSpec& spec) {
       throw InputError("-m " + spec.text + ": unknown option '" + option + "' after '?'" +
                        (name == known ? "" : did_you_mean(name, names)) + "; e.g. " + example);
     const std::string value = option.substr(eq + 1);
-    if (torchgen) {
-      spec.build_backends = value;
-    } else {
-      for (size_t at = 0; at <= value.size();) {
-        const size_t comma = std::min(value.find(',', at), value.size());
-        if (comma > at) spec.imports.push_back(value.substr(at, comma - at));
-        at = comma + 1;
-      }
-    }
+    if (torchgen) spec.build_backends = value;
+    else spec.imports = split_list(value, "-m " + spec.text);
     pos = end + 1;
   }
 }
@@ -69,7 +64,8 @@ SourceSpec parse_source_spec(std::string_view text) {
     if (spec.kind == SourceSpec::Kind::Torchgen || spec.kind == SourceSpec::Kind::Python) read_options(spec);
     if (spec.argument.empty())
       throw InputError("-m " + std::string(text) + ": nothing after '" + std::string(p.word) +
-                       "'; e.g. builtin:2.14.1, python:/usr/bin/python3, torchgen:native_functions.yaml");
+                       "'; e.g. " + std::string(k_default_registry) +
+                       ", python:/usr/bin/python3, torchgen:native_functions.yaml");
     return spec;
   }
   if (text.empty()) throw InputError("-m: empty value; give a manifest file or builtin:VERSION");

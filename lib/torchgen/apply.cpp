@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "util/errors.h"
+#include "util/split_list.h"
 #include "util/suggest.h"
 
 namespace dispatchctl::torchgen {
@@ -125,10 +126,7 @@ std::set<std::string> parse_build_backends(const std::string& list, const std::s
   std::set<std::string> backends;
   std::vector<std::string_view> known;
   for (const auto& [name, keys] : rules.backend_keys) known.push_back(name);
-  size_t start = 0;
-  while (start <= list.size()) {
-    const size_t comma = list.find(',', start);
-    const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& name : split_list(list, "--build-backends")) {
     if (!rules.backend_keys.count(name)) {
       std::string names;
       for (auto k : known) names += (names.empty() ? "" : ", ") + std::string(k);
@@ -136,8 +134,6 @@ std::set<std::string> parse_build_backends(const std::string& list, const std::s
                        " (known: " + names + ")");
     }
     backends.insert(name);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return backends;
 }

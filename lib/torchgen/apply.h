@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "builtin/builtin.h"
 #include "registry/registry.h"
 #include "torchgen/inputs.h"
 #include "torchgen/predict.h"
@@ -18,7 +19,7 @@ constexpr std::string_view k_torchgen_prefix = "torchgen:";
 struct TorchgenOptions {
   std::set<std::string> build_backends = {"CPU"};
   // Release whose rules apply when the registry names none (an empty registry).
-  std::string release = "2.14.1";
+  std::string release = std::string(k_default_release);
 };
 
 // Everything torchgen would generate for these inputs (parse, O2, predict).

@@ -6,6 +6,7 @@
 
 #include "torchgen/inputs.h"
 #include "util/errors.h"
+#include "util/split_list.h"
 #include "util/suggest.h"
 
 namespace dispatchctl::torchgen {
@@ -40,19 +41,11 @@ bool boolean(const YAML::Node& node, const std::string& file, const std::string&
   fail(file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'");
 }
 
-std::vector<std::string> split_list(const std::string& s, const std::string& sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t end = s.find(sep, start);
-    std::string item = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    while (!item.empty() && item.front() == ' ') item.erase(0, 1);
-    while (!item.empty() && item.back() == ' ') item.pop_back();
-    if (!item.empty()) out.push_back(item);
-    if (end == std::string::npos) break;
-    start = end + sep.size();
-  }
-  return out;
+// A comma-separated field ("tags: core, pointwise", "CPU, CUDA: kernel"):
+// torchgen refuses an empty item too.
+std::vector<std::string> field_list(const std::string& text, const std::string& file, int line,
+                                    const std::string& field) {
+  return split_list(text, file + ":" + std::to_string(line) + ": '" + field + "'");
 }
 
 FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
@@ -98,7 +91,7 @@ struct EntryParser {
     if (node.IsSequence() && options.rules->tags_may_be_list) {
       for (const auto& t : node) tags.push_back(scalar(t, file, "tags"));
     } else {
-      tags = split_list(scalar(node, file, "tags"), ",");
+      tags = field_list(scalar(node, file, "tags"), file, line_of(node), "tags");
     }
     for (const auto& t : tags) {
       if (!valid_tags.empty() && !valid_tags.count(t)) {
@@ -127,7 +120,7 @@ struct EntryParser {
     if (auto n = entry["manual_cpp_binding"]) f.manual_cpp_binding = boolean(n, file, "manual_cpp_binding");
     if (auto n = entry["manual_kernel_registration"])
       f.manual_kernel_registration = boolean(n, file, "manual_kernel_registration");
-    if (auto n = entry["autogen"]) f.autogen = split_list(scalar(n, file, "autogen"), ", ");
+    if (auto n = entry["autogen"]) f.autogen = field_list(scalar(n, file, "autogen"), file, line_of(n), "autogen");
     if (auto n = entry["tags"]) parse_tags(f, n);
     const std::set<std::string> ignored = ignored_keys();
     if (auto d = entry["dispatch"]) {
@@ -136,7 +129,7 @@ struct EntryParser {
       for (const auto& kv : d) {
         const int line = line_of(kv.first);
         scalar(kv.second, file, "dispatch kernel");
-        for (const auto& key : split_list(kv.first.Scalar(), ",")) {
+        for (const auto& key : field_list(kv.first.Scalar(), file, line, "dispatch")) {
           checked_key(key, line);
           f.autograd_dispatch_keys.insert(key);
           if (!ignored.count(key)) f.dispatch[key] = f.structured && options.rules->structured_keys.count(key);

@@ -1,118 +1,121 @@
-// One table per release; each entry is confirmed by the ablations of
-// torchgen-rules.md §5 against the release's real registry.
+// The rules files of lib/torchgen/data, embedded by lib/CMakeLists.txt; each
+// entry is confirmed by the ablations of torchgen-rules.md §5 against the
+// release's real registry.
 #include "torchgen/release_rules.h"
+
+#include "util/errors.h"
+#include "util/json_parse.h"
+#include "util/suggest.h"
 
 namespace dispatchctl::torchgen {
 namespace {
 
-const std::set<std::string> k_composites = {
-    "CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor",
-    "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional"};
+struct EmbeddedRules {
+  std::string_view file;
+  std::string_view json;
+};
+constexpr EmbeddedRules k_embedded[] = {
+#include "torchgen/release_rules_data.inc"
+};
 
-std::set<std::string> with_composites(std::set<std::string> keys) {
-  keys.insert(k_composites.begin(), k_composites.end());
-  return keys;
-}
+using Json = nlohmann::ordered_json;
 
-const std::set<std::string> k_fields = {
-    "func", "variants", "dispatch", "structured", "structured_delegate", "structured_inherits",
-    "precomputed", "autogen", "ufunc_inner_loop", "manual_kernel_registration",
-    "manual_cpp_binding", "python_module", "category_override", "device_guard", "device_check",
-    "cpp_no_default_args", "use_const_ref_for_mutable_tensors", "tags"};
+class RulesReader {
+ public:
+  RulesReader(const Json& doc, const std::string& source) : doc_(doc), source_(source) {
+    if (!doc_.is_object()) fail("", "must be a JSON object of rule fields");
+  }
 
-// tools/autograd/gen_trace_type.py MANUAL_AUTOGRAD_AND_TRACER (= MANUAL_AUTOGRAD = MANUAL_TRACER).
-const std::set<std::string> k_manual_autograd = {
-    "options", "data", "set_data", "is_leaf", "output_nr", "_version", "retain_grad", "_backward",
-    "requires_grad_", "resize_", "resize_as_", "detach", "detach_", "copy_", "_fw_primal",
-    "_make_dual"};
+  void text(const char* name, std::string& out) {
+    const Json& v = field(name);
+    if (!v.is_string()) fail(name, "must be a string");
+    out = v.get<std::string>();
+  }
+  void flag(const char* name, bool& out) {
+    const Json& v = field(name);
+    if (!v.is_boolean()) fail(name, "must be true or false");
+    out = v.get<bool>();
+  }
+  void names(const char* name, std::set<std::string>& out) { out = name_set(field(name), name); }
+  void names_by_backend(const char* name, std::map<std::string, std::set<std::string>>& out) {
+    const Json& v = field(name);
+    if (!v.is_object()) fail(name, "must map backend names to lists of keys");
+    for (const auto& [backend, keys] : v.items()) out[backend] = name_set(keys, std::string(name) + "." + backend);
+  }
+  // After every field was read: a field nobody reads is a misspelling.
+  void no_other_fields() const {
+    std::vector<std::string_view> known(read_.begin(), read_.end());
+    for (const auto& [name, value] : doc_.items())
+      if (!read_.count(name)) fail(name, "is not a rules field" + did_you_mean(name, known));
+  }
 
-// gen_inplace_or_view_type.py VIEW_FUNCTIONS (+ ..._WITH_METADATA_CHANGE) ∪ RETURNS_VIEWS_OF_INPUT.
-std::set<std::string> view_functions(std::initializer_list<std::string> extra) {
-  std::set<std::string> v = {
-      "numpy_T", "alias", "as_strided", "diagonal", "expand", "permute", "select", "slice", "split",
-      "split_with_sizes", "squeeze", "t", "transpose", "unfold", "unsqueeze", "flatten", "view",
-      "unbind", "_indices", "_values", "indices", "values", "crow_indices", "col_indices",
-      "ccol_indices", "row_indices", "sparse_coo_tensor_with_dims_and_tensors", "_reshape_alias",
-      "view_as_complex", "view_as_real", "_conj", "_neg_view", "_nested_view_from_buffer",
-      "chunk", "detach", "contiguous", "reshape", "reshape_as", "expand_as", "view_as", "real",
-      "imag", "narrow", "movedim", "tensor_split", "swapdims", "swapaxes", "mT", "mH", "adjoint",
-      "matrix_H"};
-  v.insert(extra.begin(), extra.end());
-  return v;
-}
+ private:
+  const Json& field(const char* name) {
+    read_.insert(name);
+    if (!doc_.contains(name)) fail(name, "is missing (every field is required)");
+    return doc_.at(name);
+  }
+  std::set<std::string> name_set(const Json& v, const std::string& name) const {
+    if (!v.is_array()) fail(name, "must be a list of names");
+    std::set<std::string> out;
+    for (const Json& item : v) {
+      if (!item.is_string()) fail(name, "must be a list of names");
+      out.insert(item.get<std::string>());
+    }
+    return out;
+  }
+  [[noreturn]] void fail(const std::string& name, const std::string& problem) const {
+    throw InputError(source_ + (name.empty() ? ": " : ": '" + name + "' ") + problem);
+  }
 
-const std::set<std::string> k_mutable_not_functionalized = {
-    "adaptive_avg_pool3d_backward.grad_input", "_slow_conv2d_backward.grad_input",
-    "_cummax_helper", "_cummin_helper", "polygamma_", "record_stream", "resize_"};
-
-std::set<std::string> plus(std::set<std::string> base, std::initializer_list<std::string> extra) {
-  base.insert(extra.begin(), extra.end());
-  return base;
-}
+  const Json& doc_;
+  const std::string& source_;
+  std::set<std::string> read_;
+};
 
 const std::vector<ReleaseRules>& all_rules() {
   static const std::vector<ReleaseRules> rules = [] {
     std::vector<ReleaseRules> r;
-    ReleaseRules v2;
-    v2.version = "2.14";
-    v2.always_compiled_keys = with_composites({"Meta", "SparseMeta", "SparseCsrMeta", "QuantizedMeta",
-                                               "NestedTensorMeta", "NestedTensorHPU", "ZeroTensor"});
-    v2.backend_keys = {
-        {"CPU", {"CPU", "SparseCPU", "SparseCsrCPU", "MkldnnCPU", "QuantizedCPU", "NestedTensorCPU"}},
-        {"CUDA", {"CUDA", "SparseCUDA", "SparseCsrCUDA", "QuantizedCUDA", "NestedTensorCUDA"}},
-        {"XPU", {"XPU", "SparseXPU", "SparseCsrXPU", "NestedTensorXPU"}},
-        {"MPS", {"MPS", "SparseMPS", "SparseCsrMPS"}},
-        {"MTIA", {"MTIA"}},
-    };
-    v2.gen_py_ignored_keys = {"MPS", "XPU"};
-    v2.structured_keys = {"CPU", "CUDA", "MPS", "XPU", "MTIA"};
-    v2.ufunc_keys = {"CPU", "CUDA"};
-    v2.known_fields = k_fields;
-    v2.tags_may_be_list = true;
-    v2.set_is_not_a_view = true;
-    v2.cia_groups_generate_if_core = true;
-    v2.prefer_mutable_base = true;
-    v2.out_ops_not_grouped = {"adaptive_avg_pool3d_backward.grad_input", "_slow_conv2d_backward.grad_input"};
-    v2.inplace_ops_not_grouped = {"polygamma_"};
-    v2.inplace_view_not_views = {"resize_", "resize_as_"};
-    v2.functionalize_handwritten_groups = {"lift", "resize_"};
-    v2.functionalize_handwritten_ops = {"lift_fresh"};
-    v2.functionalize_skipped_groups = {"set_.source_Tensor"};
-    v2.mutable_ops_not_using_functionalization =
-        plus(k_mutable_not_functionalized,
-             {"resize_as_", "_fill_mem_eff_dropout_mask_", "_flash_attention_forward_no_dropout_inplace"});
-    v2.manual_autograd = k_manual_autograd;
-    v2.view_functions = view_functions({"slice_inverse", "_test_autograd_multiple_dispatch_view",
-                                        "_nested_get_values", "_nested_view_from_jagged"});
-    r.push_back(v2);
-
-    ReleaseRules v1 = v2;
-    v1.version = "1.13";
-    v1.always_compiled_keys =
-        with_composites({"Meta", "SparseMeta", "QuantizedMeta", "NestedTensorMeta", "ZeroTensor"});
-    v1.backend_keys.erase("XPU");
-    v1.backend_keys.erase("MTIA");
-    v1.backend_keys["MPS"] = {"MPS"};
-    v1.gen_py_ignored_keys = {"MPS"};
-    v1.structured_keys = {"CPU", "CUDA", "MPS"};
-    v1.tags_may_be_list = false;
-    v1.set_is_not_a_view = false;
-    v1.cia_groups_generate_if_core = false;
-    v1.prefer_mutable_base = false;
-    v1.inplace_view_not_views = {"resize_"};
-    v1.functionalize_all_cia = true;
-    v1.functionalize_skipped_groups = {};
-    v1.mutable_ops_not_using_functionalization = k_mutable_not_functionalized;
-    v1.backend_select_template_ops = {"is_pinned", "_pin_memory"};
-    v1.view_functions = view_functions({});
-    v1.dimname_prints_as_str = true;
-    r.push_back(v1);
+    for (const EmbeddedRules& e : k_embedded)
+      r.push_back(read_release_rules(e.json, "lib/torchgen/data/" + std::string(e.file)));
     return r;
   }();
   return rules;
 }
 
 }  // namespace
+
+ReleaseRules read_release_rules(std::string_view json, const std::string& source) {
+  const Json doc = parse_json_or_throw(json, source);
+  RulesReader in(doc, source);
+  ReleaseRules r;
+  in.text("version", r.version);
+  in.names("always_compiled_keys", r.always_compiled_keys);
+  in.names_by_backend("backend_keys", r.backend_keys);
+  in.names("gen_py_ignored_keys", r.gen_py_ignored_keys);
+  in.names("structured_keys", r.structured_keys);
+  in.names("ufunc_keys", r.ufunc_keys);
+  in.names("known_fields", r.known_fields);
+  in.flag("tags_may_be_list", r.tags_may_be_list);
+  in.flag("set_is_not_a_view", r.set_is_not_a_view);
+  in.flag("cia_groups_generate_if_core", r.cia_groups_generate_if_core);
+  in.flag("prefer_mutable_base", r.prefer_mutable_base);
+  in.names("out_ops_not_grouped", r.out_ops_not_grouped);
+  in.names("inplace_ops_not_grouped", r.inplace_ops_not_grouped);
+  in.names("inplace_view_not_views", r.inplace_view_not_views);
+  in.flag("functionalize_all_cia", r.functionalize_all_cia);
+  in.names("functionalize_handwritten_groups", r.functionalize_handwritten_groups);
+  in.names("functionalize_handwritten_ops", r.functionalize_handwritten_ops);
+  in.names("functionalize_skipped_groups", r.functionalize_skipped_groups);
+  in.names("mutable_ops_not_using_functionalization", r.mutable_ops_not_using_functionalization);
+  in.names("backend_select_template_ops", r.backend_select_template_ops);
+  in.names("manual_autograd", r.manual_autograd);
+  in.names("view_functions", r.view_functions);
+  in.flag("dimname_prints_as_str", r.dimname_prints_as_str);
+  in.names("schema_template_ops", r.schema_template_ops);
+  in.no_other_fields();
+  return r;
+}
 
 const ReleaseRules* rules_for_release(std::string_view version) {
   for (const auto& r : all_rules())
@@ -124,7 +127,7 @@ const ReleaseRules* rules_for_release(std::string_view version) {
 
 std::string supported_rule_releases() {
   std::string out;
-  for (const auto& r : all_rules()) out += (out.empty() ? "" : ", ") + std::string(r.version) + ".x";
+  for (const auto& r : all_rules()) out += (out.empty() ? "" : ", ") + r.version + ".x";
   return out;
 }
 

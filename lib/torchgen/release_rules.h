@@ -1,6 +1,7 @@
 // What differs between the torchgen of two PyTorch releases
-// (torchgen-rules.md §7), as data: one table per release, like the key
-// catalogue. Code reads these fields; it never compares versions.
+// (torchgen-rules.md §7), as data: one JSON file per release in
+// lib/torchgen/data (rules-MAJOR.MINOR.json, embedded at build time), like the
+// key catalogue's profiles. Code reads these fields; it never compares versions.
 #pragma once
 
 #include <map>
@@ -12,7 +13,7 @@
 namespace dispatchctl::torchgen {
 
 struct ReleaseRules {
-  std::string_view version;  // "2.14": matches 2.14.x
+  std::string version;  // "2.14": matches 2.14.x
   // Register<Key>.cpp compiled whatever the backends (Meta family, composites …).
   std::set<std::string> always_compiled_keys;
   // Keys each selectable backend adds (`--build-backends CPU,CUDA`).
@@ -51,8 +52,12 @@ struct ReleaseRules {
 
   bool dimname_prints_as_str = false;
   // Operators the RegisterSchema.cpp template defines by hand (get_gradients).
-  std::set<std::string> schema_template_ops = {"aten::get_gradients"};
+  std::set<std::string> schema_template_ops;
 };
+
+// One rules file: every field above, each required, no other (InputError
+// naming `source`, the field and a did-you-mean).
+ReleaseRules read_release_rules(std::string_view json, const std::string& source);
 
 // nullptr when no table matches the release ("2.14.1" -> the 2.14 table).
 const ReleaseRules* rules_for_release(std::string_view version);

@@ -1,9 +1,10 @@
 #include "torchgen/schema.h"
 
-#include "registry/signature_check.h"
-
-#include <cctype>
 #include <stdexcept>
+#include <variant>
+
+#include "registry/schema_parser.h"
+#include "registry/signature_check.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -12,59 +13,38 @@ namespace {
 constexpr std::string_view k_augmented[] = {"add", "sub", "mul",    "div", "mod", "pow",
                                             "lshift", "rshift", "and", "xor", "or"};
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
-  return s;
-}
-
-bool is_identifier(std::string_view s) {
-  if (s.empty()) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return !std::isdigit(static_cast<unsigned char>(s.front()));
-}
-
-// torchgen splits at ", "; default lists such as [-2,-1] hold no space, so
-// the top-level commas are the same places. Unbalanced text is malformed.
-std::vector<std::string_view> split_args(std::string_view s) {
-  int depth = 0;
-  for (char c : s) depth += (c == '(' || c == '[') - (c == ')' || c == ']');
-  if (depth != 0) throw std::invalid_argument("unbalanced brackets in '" + std::string(s) + "'");
-  return split_top_level(s);
-}
-
-// "Tensor(a!)[]" -> type "Tensor[]", annotation "a!".
-void split_annotation(std::string_view text, std::string& type, std::string& annotation) {
-  const size_t open = text.find('(');
-  if (open == std::string_view::npos) {
-    type = std::string(text);
-    return;
+// torchgen's spelling of a type the registry parser read: "Tensor?[]",
+// "int[2]?" (the size hint belongs to the argument's outermost list). torchgen
+// knows base types, optionals and lists only (torchgen/model.py Type.parse).
+std::string yaml_type(const dispatchctl::SchemaType& type, std::optional<int> size) {
+  using Kind = dispatchctl::SchemaType::Kind;
+  switch (type.kind) {
+    case Kind::Named: return type.name;
+    case Kind::Optional: return yaml_type(type.contained[0], size) + "?";
+    case Kind::List:
+      return yaml_type(type.contained[0], std::nullopt) + "[" + (size ? std::to_string(*size) : "") + "]";
+    default: throw std::invalid_argument("a type torchgen does not have (it takes base types, T? and T[] only)");
   }
-  const size_t close = text.find(')', open);
-  if (close == std::string_view::npos || text.substr(0, open) != "Tensor")
-    throw std::invalid_argument("malformed alias annotation in '" + std::string(text) + "'");
-  annotation = std::string(text.substr(open + 1, close - open - 1));
-  type = std::string(text.substr(0, open)) + std::string(text.substr(close + 1));
 }
 
-void check_type(const std::string& type, std::string_view where) {
-  std::string_view t = type;
-  if (t.empty()) throw std::invalid_argument("missing type in '" + std::string(where) + "'");
-  while (!t.empty() && (t.back() == '?' || t.back() == ']')) {
-    if (t.back() == '?') {
-      t.remove_suffix(1);
-      continue;
-    }
-    const size_t open = t.rfind('[');
-    if (open == std::string_view::npos) throw std::invalid_argument("malformed type '" + type + "'");
-    for (char c : t.substr(open + 1, t.size() - open - 2))
-      if (!std::isdigit(static_cast<unsigned char>(c))) throw std::invalid_argument("malformed type '" + type + "'");
-    t = t.substr(0, open);
-  }
-  if (!is_identifier(t)) throw std::invalid_argument("malformed type '" + type + "' in '" + std::string(where) + "'");
+// torchgen's Annotation.parse: alias sets on Tensor types only, never a bare '!'.
+std::string yaml_annotation(const dispatchctl::SchemaType& type, const std::string& alias) {
+  if (alias.empty()) return alias;
+  const dispatchctl::SchemaType* base = &type;
+  while (!base->contained.empty()) base = &base->contained[0];
+  if (alias == "!" || base->kind != dispatchctl::SchemaType::Kind::Named || base->name != "Tensor")
+    throw std::invalid_argument("malformed alias annotation '" + alias + "' (torchgen takes Tensor(a!) forms only)");
+  return alias;
 }
 
+// torchgen's Arguments.parse refuses a second '*' (PyTorch's parser takes it).
+void check_single_star(std::string_view text) {
+  const size_t open = text.find('('), arrow = text.rfind(") -> ");
+  if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open) return;
+  int stars = 0;
+  for (std::string_view arg : split_top_level(text.substr(open + 1, arrow - open - 1)))
+    if (arg == "*" && ++stars > 1) throw std::invalid_argument("kwarg-only specifier * can only occur once");
+}
 
 }  // namespace
 
@@ -104,78 +84,35 @@ BaseOperatorName parse_base_operator_name(std::string_view op) {
 }
 
 FunctionSchema parse_function_schema(std::string_view text) {
+  // PyTorch's own parser (registry/schema_parser.h) reads the text; this
+  // adapts its result to torchgen's model. torchgen's names have no namespace,
+  // and torchgen never sees type variables, so none are taken.
+  auto parsed = dispatchctl::parse_function_schema(text);
+  if (const auto* error = std::get_if<SchemaError>(&parsed))
+    throw std::invalid_argument(error->message + " (schema column " + std::to_string(error->offset + 1) + ")" +
+                                (error->fix.empty() ? "" : "; " + error->fix));
+  const dispatchctl::FunctionSchema& pytorch = std::get<dispatchctl::FunctionSchema>(parsed);
+  if (pytorch.is_vararg || pytorch.is_varret) throw std::invalid_argument("torchgen takes no '...' in a schema");
+  check_single_star(text);
   FunctionSchema schema;
-  const size_t open = text.find('(');
-  const size_t arrow = text.rfind(") -> ");
-  if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open)
-    throw std::invalid_argument("expected 'name(args) -> returns'");
-  std::string_view name = text.substr(0, open);
-  if (const size_t ns = name.find("::"); ns != std::string_view::npos) {
-    schema.ns = std::string(name.substr(0, ns));
-    name.remove_prefix(ns + 2);
+  std::string_view op = pytorch.name;
+  if (const size_t ns = op.find("::"); ns != std::string_view::npos) {
+    schema.ns = std::string(op.substr(0, ns));
+    op.remove_prefix(ns + 2);
   }
-  std::string_view op = name;
-  if (const size_t dot = name.find('.'); dot != std::string_view::npos) {
-    op = name.substr(0, dot);
-    schema.overload = std::string(name.substr(dot + 1));
-    if (!is_identifier(schema.overload)) throw std::invalid_argument("malformed overload name '" + schema.overload + "'");
-  }
-  if (!is_identifier(op)) throw std::invalid_argument("malformed operator name '" + std::string(op) + "'");
   schema.name = parse_base_operator_name(op);
-
-  bool kwarg_only = false, in_out = false;
-  for (std::string_view arg : split_args(text.substr(open + 1, arrow - open - 1))) {
-    if (arg.empty()) throw std::invalid_argument("empty argument");
-    if (arg == "*") {
-      if (kwarg_only) throw std::invalid_argument("kwarg-only specifier * can only occur once");
-      kwarg_only = true;
-      continue;
-    }
-    SchemaArgument a;
-    const size_t space = arg.rfind(' ');
-    if (space == std::string_view::npos) throw std::invalid_argument("argument '" + std::string(arg) + "' has no name");
-    std::string_view name_default = arg.substr(space + 1);
-    std::string_view type_text = arg.substr(0, space);
-    // A default may hold a space only inside quotes; rfind then split it.
-    if (const size_t eq = arg.find('='); eq != std::string_view::npos && eq < space) {
-      const size_t name_space = arg.rfind(' ', eq);
-      type_text = arg.substr(0, name_space);
-      name_default = arg.substr(name_space + 1);
-    }
-    if (const size_t eq = name_default.find('='); eq != std::string_view::npos) {
-      a.default_value = std::string(name_default.substr(eq + 1));
-      name_default = name_default.substr(0, eq);
-    }
-    a.name = std::string(name_default);
-    if (!is_identifier(a.name)) throw std::invalid_argument("malformed argument name in '" + std::string(arg) + "'");
-    split_annotation(trim(type_text), a.type, a.annotation);
-    check_type(a.type, arg);
-    a.kwarg_only = kwarg_only;
-    if (kwarg_only && a.is_write()) in_out = true;
+  schema.overload = pytorch.overload_name;
+  bool in_out = false;
+  for (const auto& from : pytorch.arguments) {
+    SchemaArgument a{yaml_type(from.type, from.size), yaml_annotation(from.type, from.alias), from.name, from.default_value, from.kwarg_only};
+    if (a.kwarg_only && a.is_write()) in_out = true;
     a.out = in_out;
-    if (in_out && !a.is_write()) throw std::invalid_argument("argument '" + a.name + "' follows an out= argument but is not mutable");
+    if (in_out && !a.is_write())
+      throw std::invalid_argument("argument '" + a.name + "' follows an out= argument but is not mutable");
     schema.arguments.push_back(std::move(a));
   }
-
-  std::string_view rets = trim(text.substr(arrow + 5));
-  const bool parenthesised = rets.size() >= 2 && rets.front() == '(' && rets.back() == ')';
-  if (parenthesised) rets = rets.substr(1, rets.size() - 2);
-  if (!rets.empty()) {
-    for (std::string_view r : split_args(rets)) {
-      SchemaReturn ret;
-      std::string_view type_text = r;
-      if (const size_t space = r.rfind(' '); space != std::string_view::npos) {
-        ret.name = std::string(r.substr(space + 1));
-        type_text = r.substr(0, space);
-        if (!is_identifier(ret.name)) throw std::invalid_argument("malformed return '" + std::string(r) + "'");
-      }
-      split_annotation(type_text, ret.type, ret.annotation);
-      check_type(ret.type, r);
-      schema.returns.push_back(std::move(ret));
-    }
-  } else if (!parenthesised) {
-    throw std::invalid_argument("missing returns after '->'");
-  }
+  for (const auto& from : pytorch.returns)
+    schema.returns.push_back({yaml_type(from.type, from.size), yaml_annotation(from.type, from.alias), from.name});
   return schema;
 }
 

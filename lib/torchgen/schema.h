@@ -68,7 +68,11 @@ struct FunctionSchema {
   std::string print(bool with_namespace, const TypePrinter& type_text, const DefaultPrinter& default_text) const;
 };
 
-// Throws std::invalid_argument with torchgen-like wording on malformed text.
+// Read by PyTorch's schema parser (registry/schema_parser.h, the one schema
+// parser) and adapted to this model: types in YAML spelling ("int[1]?",
+// "Tensor[]" with annotation "a!"). Throws std::invalid_argument with PyTorch's
+// wording and the column, or torchgen's for what only torchgen refuses (a
+// second '*', a non-mutable argument after out=, types beyond T? and T[]).
 FunctionSchema parse_function_schema(std::string_view text);
 BaseOperatorName parse_base_operator_name(std::string_view text);
 bool type_is_tensor_like(std::string_view type);

@@ -21,7 +21,7 @@ fuzz_time=${FUZZ_TIME:-60}
 fuzz_seed=${FUZZ_SEED:-1}
 fuzz_runs=${FUZZ_RUNS:-100000}
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(manifest torch_dump op_select torchgen_yaml schema pack)
+[ "${#targets[@]}" -gt 0 ] || targets=(manifest torch_dump op_select torchgen_yaml torchgen_rules schema pack)
 
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link \

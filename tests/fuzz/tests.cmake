@@ -1,7 +1,7 @@
 # Replays the fuzz seed corpora and every crash the fuzzers found
 # (tests/fuzz/regressions/TARGET/) through the fuzz targets, with a plain
 # main instead of libFuzzer: runs in every build, sanitizers included.
-foreach(target manifest torch_dump op_select torchgen_yaml schema pack)
+foreach(target manifest torch_dump op_select torchgen_yaml torchgen_rules schema pack)
   add_executable(fuzz_replay_${target} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${target}.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/replay_main.cpp)
   target_link_libraries(fuzz_replay_${target} PRIVATE dispatchctl_lib)

@@ -55,6 +55,12 @@ TEST_CASE("source spec: python[:P]?import=… names the modules the export impor
                        "-m python?imports=x: unknown option 'imports=x' after '?'; did you mean 'import'?; "
                        "e.g. python:/usr/bin/python3?import=torchvision",
                        InputError);
+  CHECK(parse_source_spec("python?import=torchvision, mylib,").imports ==
+        std::vector<std::string>{"torchvision", "mylib"});
+  CHECK_THROWS_WITH_AS(parse_source_spec("python?import=a,,b"),
+                       "-m python?import=a,,b: item 2 of 'a,,b' is empty; give names separated by single commas, "
+                       "e.g. A,B",
+                       InputError);
   // Each kind takes its own options only.
   CHECK_THROWS_AS(parse_source_spec("python?build-backends=CUDA"), InputError);
   CHECK_THROWS_AS(parse_source_spec("torchgen:x.yaml?import=m"), InputError);

@@ -78,3 +78,16 @@ TEST_CASE("torchgen over builtin:1.13.1 without derivatives.yaml: at least 3,365
   CHECK(builtin->operators().size() == 3380);
   CHECK_MESSAGE(identical >= 3365, identical << " identical; first difference " << first_difference);
 }
+
+TEST_CASE("torchgen: --build-backends reads its list with split_list and names unknown backends") {
+  using torchgen::parse_build_backends;
+  CHECK(parse_build_backends("CPU, CUDA,", "2.14.1") == std::set<std::string>{"CPU", "CUDA"});
+  CHECK_THROWS_WITH_AS(parse_build_backends("CPU,,CUDA", "2.14.1"),
+                       "--build-backends: item 2 of 'CPU,,CUDA' is empty; give names separated by single commas, "
+                       "e.g. A,B",
+                       InputError);
+  CHECK_THROWS_WITH_AS(parse_build_backends("CPU,CUDX", "2.14.1"),
+                       "--build-backends: unknown backend 'CUDX'; did you mean 'CUDA'? "
+                       "(known: CPU, CUDA, MPS, MTIA, XPU)",
+                       InputError);
+}

@@ -1,0 +1,36 @@
+#include "util/split_list.h"
+
+#include "util/errors.h"
+
+namespace dispatchctl {
+
+namespace {
+std::string_view trimmed(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+}  // namespace
+
+std::vector<std::string> split_list(std::string_view list, std::string_view what) {
+  std::vector<std::string> items;
+  size_t number = 1;
+  for (size_t start = 0;; ++number) {
+    const size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view item = trimmed(list.substr(start, comma - start));
+    const bool last = comma == list.size();
+    if (!item.empty()) {
+      items.emplace_back(item);
+    } else if (!last || items.empty()) {
+      throw InputError(std::string(what) + ": " +
+                       (trimmed(list).empty() ? "empty list" : "item " + std::to_string(number) + " of '" +
+                                                                   std::string(list) + "' is empty") +
+                       "; give names separated by single commas, e.g. A,B");
+    }
+    if (last) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+}  // namespace dispatchctl
