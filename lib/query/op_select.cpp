@@ -125,9 +125,12 @@ std::vector<const Operator*> select_operators(const Registry& registry,
 
 Selection load_and_select(const std::vector<std::string>& sources,
                           const std::vector<std::string>& patterns) {
-  auto wanted = [&patterns](std::string_view name) {
-    for (const auto& p : patterns)
-      if (op_matches(p, name)) return true;
+  // Asked of every operator the source holds: canonical spellings made once.
+  std::vector<std::string> canonical;
+  for (const auto& p : patterns) canonical.push_back(canonical_op_pattern(p));
+  auto wanted = [&canonical](std::string_view name) {
+    for (const auto& p : canonical)
+      if (matches_canonical(p, name)) return true;
     return false;
   };
   Selection s;
