@@ -119,22 +119,26 @@ bool op_matches(std::string_view pattern, std::string_view op_name) {
 
 std::vector<const Operator*> select_operators(const Registry& registry,
                                               const std::vector<std::string>& patterns) {
-  std::set<const Operator*> chosen;
+  const auto& ops = registry.operators();
+  std::vector<bool> chosen(ops.size());
   for (const auto& pattern : patterns) {
     const std::string canonical = canonical_op_pattern(pattern);
     const OpPattern matcher(canonical);
     bool any = false;
-    for (const auto& op : registry.operators()) {
-      if (matcher.matches(op.name)) {
-        chosen.insert(&op);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (matcher.matches(ops[i].name)) {
+        chosen[i] = true;
         any = true;
       }
     }
     if (!any) unknown(registry, pattern, canonical);
   }
-  std::vector<const Operator*> out(chosen.begin(), chosen.end());
-  std::sort(out.begin(), out.end(),
-            [](const Operator* a, const Operator* b) { return a->name < b->name; });
+  std::vector<const Operator*> out;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (chosen[i]) out.push_back(&ops[i]);
+  // Registries loaded from PyTorch's dumps are in name order already.
+  auto by_name = [](const Operator* a, const Operator* b) { return a->name < b->name; };
+  if (!std::is_sorted(out.begin(), out.end(), by_name)) std::sort(out.begin(), out.end(), by_name);
   return out;
 }
 
