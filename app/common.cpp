@@ -134,6 +134,11 @@ std::unique_ptr<Registry> open_registry(const RegistryOptions& options) {
   return load_registry(options.manifests);
 }
 
+void keep_until_exit(std::unique_ptr<Registry> registry) {
+  static auto* kept = new std::vector<std::unique_ptr<Registry>>;  // never destroyed, on purpose
+  kept->push_back(std::move(registry));
+}
+
 bool stdout_is_color_terminal() {
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color && *no_color) return false;

@@ -3,10 +3,49 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "builtin/builtin.h"
 #include "common.h"
 #include "util/errors.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  void (*setup)(CLI::App&, int&);
+};
+constexpr Command k_commands[] = {
+    {"show", dispatchctl::cli::setup_show},         {"keys", dispatchctl::cli::setup_keys},
+    {"import", dispatchctl::cli::setup_import},     {"registries", dispatchctl::cli::setup_registries},
+    {"explain", dispatchctl::cli::setup_explain},   {"has-kernel", dispatchctl::cli::setup_has_kernel},
+    {"query", dispatchctl::cli::setup_query},       {"trace", dispatchctl::cli::setup_trace},
+    {"diff", dispatchctl::cli::setup_diff},         {"check", dispatchctl::cli::setup_check},
+    {"verify", dispatchctl::cli::setup_verify},     {"export", dispatchctl::cli::setup_export},
+    {"report", dispatchctl::cli::setup_report},     {"completion", dispatchctl::cli::setup_completion},
+};
+
+// The subcommand the first word names, when only it needs setting up: the
+// main options are flags, so the first word not starting with '-' is the
+// command. Setting up all fourteen was a quarter of `show aten::add`'s
+// instructions (issue 14). `completion` describes the whole CLI, and help,
+// a mistyped command or none needs every command: nullptr then.
+const Command* command_named(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;
+    for (const Command& c : k_commands)
+      if (std::string_view(argv[i]) == c.name) return std::string_view(c.name) == "completion" ? nullptr : &c;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+void setup_commands(CLI::App& app, int& exit_code, const Command* only) {
+  if (only) return only->setup(app, exit_code);
+  for (const Command& c : k_commands) c.setup(app, exit_code);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace dispatchctl;
@@ -34,20 +73,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&logging] { cli::setup_logging(logging); });
   app.set_version_flag("--version", "dispatchctl 0.1.0");
   int exit_code = 0;
-  cli::setup_show(app, exit_code);
-  cli::setup_keys(app, exit_code);
-  cli::setup_import(app, exit_code);
-  cli::setup_registries(app, exit_code);
-  cli::setup_explain(app, exit_code);
-  cli::setup_has_kernel(app, exit_code);
-  cli::setup_query(app, exit_code);
-  cli::setup_trace(app, exit_code);
-  cli::setup_diff(app, exit_code);
-  cli::setup_check(app, exit_code);
-  cli::setup_verify(app, exit_code);
-  cli::setup_export(app, exit_code);
-  cli::setup_report(app, exit_code);
-  cli::setup_completion(app, exit_code);
+  setup_commands(app, exit_code, command_named(argc, argv));
   cli::install_load_hooks();
   try {
     app.parse(argc, argv);

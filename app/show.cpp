@@ -19,22 +19,30 @@ struct ShowCommand {
   bool all_keys = false;
   bool live = false;
 
-  // --live: the rows PyTorch's incremental updates leave (§3.3), else the recomputed table.
-  std::vector<Row> table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt) const {
-    if (!live) return compute_table(reg, op);
+  // --live: the rows PyTorch's incremental updates leave (§3.3), else the
+  // recomputed table, into `rows`: one buffer reused for every operator.
+  const std::vector<Row>& table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt,
+                                   std::vector<Row>& rows) const {
+    if (!live) {
+      compute_table(reg, op, rows);
+      return rows;
+    }
     lt = replay_live_table(reg, op);
     return lt->rows;
   }
 
   // The header line saying rows of backends this build has no kernels for
   // (CUDA on the built-in CPU-only registries) are a CPU-only PyTorch's.
-  static std::string build_note(const Registry& reg, const std::vector<const Operator*>& selected) {
+  static std::string build_note(const Registry& reg, const std::vector<const Operator*>& selected,
+                                std::vector<Row>& rows) {
     const BuildBackends build = build_backends(reg);
     if (build.not_compiled.empty()) return "";
     std::vector<Key> shown;
-    for (const Operator* op : selected)
-      for (const Row& row : compute_table(reg, *op))
+    for (const Operator* op : selected) {
+      compute_table(reg, *op, rows);
+      for (const Row& row : rows)
         if (row.valid()) shown.push_back(row.key);
+    }
     return not_compiled_note(reg.catalogue(), build, shown);
   }
 
@@ -42,46 +50,52 @@ struct ShowCommand {
     auto [reg, selected] = load_and_select(registry.manifests, ops);
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
+    std::vector<Row> rows;
     std::string out;
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
-      if (const std::string note = build_note(*reg, selected); !note.empty()) doc["build_note"] = note;
+      if (const std::string note = build_note(*reg, selected, rows); !note.empty()) doc["build_note"] = note;
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
-        auto j = show_json(*reg, *op, table_of(*reg, *op, lt), {all_keys, false});
+        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, rows), {all_keys, false});
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         doc["operators"].push_back(std::move(j));
       }
       out = doc.dump(2) + "\n";
     } else {
+      // Operator by operator into one buffer, handed to stdout a megabyte at
+      // a time: memory stays flat however many tables are printed.
+      constexpr size_t k_flush_bytes = 1 << 20;
+      out.reserve(k_flush_bytes + (64 << 10));
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text")
-        if (const std::string note = build_note(*reg, selected); !note.empty())
+        if (const std::string note = build_note(*reg, selected, rows); !note.empty())
           out += wrap_words("note: " + note, 0, 2, options.width) + "\n";
       for (const Operator* op : selected) {
+        std::optional<LiveTable> lt;
         if (format == "text") {
           if (op != selected.front()) out += '\n';
-          std::optional<LiveTable> lt;
-          append_show_text(out, *reg, *op, table_of(*reg, *op, lt), options);
+          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, rows), options);
           if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
-          continue;
+        } else {
+          if (blocks) {
+            out += "=== ";
+            out += op->name;
+            out += '\n';
+          }
+          if (format == "torch-table") append_torch_table(out, cat, table_of(*reg, *op, lt, rows));
+          else append_torch_state(out, cat, *op);
         }
-        if (blocks) out += "=== " + op->name + "\n";
-        if (format == "torch-table") {
-          std::optional<LiveTable> lt;
-          append_torch_table(out, cat, table_of(*reg, *op, lt));
-        }
-        else append_torch_state(out, cat, *op);
-        // Flush large outputs in pieces to bound memory.
-        if (out.size() > (1 << 20)) {
+        if (out.size() > k_flush_bytes) {
           write_stdout(out);
           out.clear();
         }
       }
     }
     write_stdout(out);
+    keep_until_exit(std::move(reg));
     return 0;
   }
 };

@@ -1,8 +1,9 @@
 // The real registries of the PyTorch releases in lib/builtin/data/ (today 2.14.1
-// and 1.13.1) and their release profiles, embedded in the binary. PyTorch's
+// and 1.13.1) and their release profiles, built into the binary. PyTorch's
 // dumps are stored gzipped there and parsed at build time into packs
-// (builtin/pack.h): start-up parses no text and `show OP` reads only OP's
-// records. Load one with load_pack (registry/sources.cpp does).
+// (builtin/pack.h), the profiles into C++ (keys/profile_source.h): start-up
+// parses no profile and `show OP` reads only OP's records. Load one with
+// load_pack (registry/sources.cpp does).
 #pragma once
 
 #include <string>
@@ -13,11 +14,13 @@
 
 namespace dispatchctl {
 
+struct ReleaseSpec;
+
 struct BuiltinRegistry {
   std::string_view version;         // "2.14.1"
   std::string_view pack;            // _dispatch_dump of every operator, packed (builtin/pack.h)
   std::string_view fallbacks_json;  // {key: text}
-  std::string_view profile_json;    // the release profile (keys/profile.h)
+  ReleaseSpec (*profile)();         // the release profile (keys/profile.h), compiled in
 };
 
 // Newest release first.

@@ -168,8 +168,8 @@ KeySet Catalogue::union_of(const std::vector<std::string_view>& names, const cha
 }
 
 namespace {
-// Built-in catalogues, built on first use: start-up parses only the profile
-// of the release a command needs.
+// Built-in catalogues, built on first use from the compiled-in profiles, only
+// for the release a command needs.
 struct BuiltinCatalogues {
   std::vector<std::unique_ptr<Catalogue>> built;
   BuiltinCatalogues() : built(builtin_registries().size()) {}
@@ -189,10 +189,7 @@ const Catalogue* Catalogue::for_version(std::string_view version) {
   auto& cache = builtin_catalogues().built;
   for (size_t i = 0; i < registries.size(); ++i) {
     if (major_minor(registries[i].version) != wanted) continue;
-    if (!cache[i]) {
-      const std::string source = std::string(k_builtin_prefix) + std::string(registries[i].version);
-      cache[i] = std::make_unique<Catalogue>(parse_release_profile(registries[i].profile_json, source));
-    }
+    if (!cache[i]) cache[i] = std::make_unique<Catalogue>(registries[i].profile());
     return cache[i].get();
   }
   return nullptr;

@@ -63,15 +63,29 @@ bool names_default_overload(std::string_view p) {
          p.substr(p.size() - k_default_suffix.size()) == k_default_suffix;
 }
 
-bool matches_canonical(std::string_view pattern, std::string_view op_name) {
-  if (is_glob(pattern)) return glob_match(pattern, op_name);
-  if (names_default_overload(pattern)) return op_name == pattern.substr(0, pattern.size() - k_default_suffix.size());
-  if (op_name == pattern) return true;
-  // A bare name covers its overloads: aten::add -> aten::add.Tensor.
-  const size_t sep = pattern.find("::");
-  return op_name.size() > pattern.size() && op_name.substr(0, pattern.size()) == pattern &&
-         op_name[pattern.size()] == '.' && pattern.find('.', sep == std::string_view::npos ? 0 : sep) == std::string_view::npos;
-}
+// A canonical pattern with its kind worked out once: load_and_select asks it
+// of every operator a source holds.
+class OpPattern {
+ public:
+  explicit OpPattern(std::string canonical) : text_(std::move(canonical)) {
+    glob_ = is_glob(text_);
+    default_overload_ = names_default_overload(text_);
+    const size_t sep = text_.find("::");
+    bare_ = text_.find('.', sep == std::string::npos ? 0 : sep) == std::string::npos;
+  }
+  bool matches(std::string_view op_name) const {
+    const std::string_view p = text_;
+    if (glob_) return glob_match(p, op_name);
+    if (default_overload_) return op_name == p.substr(0, p.size() - k_default_suffix.size());
+    if (op_name == p) return true;
+    // A bare name covers its overloads: aten::add -> aten::add.Tensor.
+    return bare_ && op_name.size() > p.size() && op_name[p.size()] == '.' && op_name.substr(0, p.size()) == p;
+  }
+
+ private:
+  std::string text_;
+  bool glob_ = false, default_overload_ = false, bare_ = false;
+};
 
 [[noreturn]] void unknown(const Registry& registry, const std::string& pattern, const std::string& canonical) {
   const std::string of = std::to_string(registry.operators().size()) + " operators of " +
@@ -100,34 +114,41 @@ bool matches_canonical(std::string_view pattern, std::string_view op_name) {
 }  // namespace
 
 bool op_matches(std::string_view pattern, std::string_view op_name) {
-  return matches_canonical(canonical_op_pattern(pattern), op_name);
+  return OpPattern(canonical_op_pattern(pattern)).matches(op_name);
 }
 
 std::vector<const Operator*> select_operators(const Registry& registry,
                                               const std::vector<std::string>& patterns) {
-  std::set<const Operator*> chosen;
+  const auto& ops = registry.operators();
+  std::vector<bool> chosen(ops.size());
   for (const auto& pattern : patterns) {
     const std::string canonical = canonical_op_pattern(pattern);
+    const OpPattern matcher(canonical);
     bool any = false;
-    for (const auto& op : registry.operators()) {
-      if (matches_canonical(canonical, op.name)) {
-        chosen.insert(&op);
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (matcher.matches(ops[i].name)) {
+        chosen[i] = true;
         any = true;
       }
     }
     if (!any) unknown(registry, pattern, canonical);
   }
-  std::vector<const Operator*> out(chosen.begin(), chosen.end());
-  std::sort(out.begin(), out.end(),
-            [](const Operator* a, const Operator* b) { return a->name < b->name; });
+  std::vector<const Operator*> out;
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (chosen[i]) out.push_back(&ops[i]);
+  // Registries loaded from PyTorch's dumps are in name order already.
+  auto by_name = [](const Operator* a, const Operator* b) { return a->name < b->name; };
+  if (!std::is_sorted(out.begin(), out.end(), by_name)) std::sort(out.begin(), out.end(), by_name);
   return out;
 }
 
 Selection load_and_select(const std::vector<std::string>& sources,
                           const std::vector<std::string>& patterns) {
-  auto wanted = [&patterns](std::string_view name) {
-    for (const auto& p : patterns)
-      if (op_matches(p, name)) return true;
+  std::vector<OpPattern> matchers;
+  for (const auto& p : patterns) matchers.emplace_back(canonical_op_pattern(p));
+  auto wanted = [&matchers](std::string_view name) {
+    for (const auto& m : matchers)
+      if (m.matches(name)) return true;
     return false;
   };
   Selection s;

@@ -221,6 +221,12 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
 // The same rules as compute_row, with what they test precomputed
 // (table/key_masks.h): no Explanation, a few bit operations per row.
 std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
+  std::vector<Row> rows;
+  compute_table(registry, op, rows);
+  return rows;
+}
+
+void compute_table(const Registry& registry, const Operator& op, std::vector<Row>& rows) {
   PhaseTimer timer("compute");
   const KeyMasks& m = key_masks(registry.catalogue());
   std::uint8_t registered = 0;  // bit per alias rule whose alias key has kernels
@@ -228,10 +234,11 @@ std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
     if (m.aliases[i] && op.has(*m.aliases[i])) registered |= 1u << i;
   const bool has_cea = registered & (1u << KeyMasks::k_cea);
   const bool autogradother_kernel = intersects(op.present, m.autogradother_keys);
-  std::vector<Row> rows(m.rows.size());
+  rows.resize(m.rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const RowMask& r = m.rows[i];
     Row& row = rows[i];
+    row = Row{};
     row.key = r.key;
     auto fill = [&](Rule rule, Key provider) {
       row.rule = rule;
@@ -263,7 +270,6 @@ std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
       row.provider = r.key;
     }
   }
-  return rows;
 }
 
 }  // namespace dispatchctl

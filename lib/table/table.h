@@ -66,5 +66,8 @@ const Kernel& ambiguous_autogradother_kernel();
 Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation* why = nullptr);
 // Every runtime key in table order (Undefined first), missing rows included.
 std::vector<Row> compute_table(const Registry& registry, const Operator& op);
+// The same into `rows` (resized): a caller going through many operators
+// reuses one buffer instead of allocating a table per operator.
+void compute_table(const Registry& registry, const Operator& op, std::vector<Row>& rows);
 
 }  // namespace dispatchctl

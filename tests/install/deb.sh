@@ -18,8 +18,18 @@ done
 grep -q " ./usr/lib/x86_64-linux-gnu/cmake/dispatchctl/dispatchctlConfig.cmake$\| ./usr/lib/cmake/dispatchctl/dispatchctlConfig.cmake$" \
   <<<"$(dpkg-deb -c "$dev")" || fail "$dev lacks the CMake package"
 depends=$(dpkg-deb -f "$cli" Depends)
-for lib in libc6 libstdc++6 libfmt9 zlib1g libspdlog1; do
-  grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
+grep -q "libc6" <<<"$depends" || fail "Depends lacks libc6: $depends"
+# A package for each shared library the binary needs, and none for what it links
+# statically (DISPATCHCTL_STATIC_DEPS, the default: only libc is shared).
+needed=$(readelf -d "$build/app/dispatchctl" | grep NEEDED || true)
+for pair in libstdc++6:libstdc++.so.6 libfmt9:libfmt.so.9 zlib1g:libz.so.1 libspdlog1:libspdlog.so.1 \
+            libyaml-cpp0.7:libyaml-cpp.so.0.7; do
+  package=${pair%%:*} soname=${pair#*:}
+  if grep -qF "[$soname]" <<<"$needed"; then
+    grep -qF "$package" <<<"$depends" || fail "Depends lacks $package: $depends"
+  else
+    ! grep -qF "$package" <<<"$depends" || fail "Depends names $package, which the binary does not load: $depends"
+  fi
 done
 apt-get install -s "$cli" "$dev" >"$tmp/apt.log" 2>&1 || fail "apt would refuse: $(tail -5 "$tmp/apt.log")"
 grep -q '^Inst dispatchctl ' "$tmp/apt.log" || fail "apt would not install dispatchctl: $(tail -5 "$tmp/apt.log")"
