@@ -56,7 +56,7 @@ struct StandIn {
     fs::remove(log);
     return out;
   }
-  std::string export_now() { return cached_python_export({python.string(), {}, nullptr}); }
+  std::string export_now() { return cached_python_export({.interpreter = python.string()}); }
 };
 
 }  // namespace
