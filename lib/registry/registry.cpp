@@ -15,11 +15,10 @@ std::string Origin::to_string() const {
 }
 
 Operator& Registry::entry(std::string_view op_name, Strings strings) {
-  auto it = index_.find(op_name);
-  if (it != index_.end()) return operators_[it->second];
+  if (const auto at = index_.find(op_name, name_of()); at != NameIndex::k_none) return operators_[at];
   Operator& op = operators_.emplace_back();
   op.name = kept(op_name, strings);
-  index_.emplace(op.name, static_cast<std::uint32_t>(operators_.size() - 1));
+  index_.insert(op.name, static_cast<std::uint32_t>(operators_.size() - 1), name_of());
   return op;
 }
 
@@ -32,6 +31,11 @@ Origin Registry::kept(const Origin& origin, Strings strings) {
     if (files_[i] == origin.file) file = files_[i];
   if (file.data() == nullptr && !origin.file.empty()) file = files_.emplace_back(pool_->keep(origin.file));
   return Origin{file, kept(origin.pointer, strings), origin.line};
+}
+
+void Registry::reserve_operators(std::size_t more) {
+  operators_.reserve(operators_.size() + more);
+  index_.reserve(operators_.size() + more, name_of());
 }
 
 void Registry::declare(std::string_view op_name, Strings strings, std::size_t kernels) {
@@ -137,8 +141,8 @@ void Registry::fallback(Fallback fb) {
 }
 
 const Operator* Registry::find(std::string_view op_name) const {
-  auto it = index_.find(op_name);
-  return it == index_.end() ? nullptr : &operators_[it->second];
+  const auto at = index_.find(op_name, name_of());
+  return at == NameIndex::k_none ? nullptr : &operators_[at];
 }
 
 std::vector<const Operator*> Registry::sorted_operators() const {

@@ -12,10 +12,10 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "keys/catalogue.h"
+#include "registry/name_index.h"
 #include "registry/string_pool.h"
 #include "util/errors.h"
 
@@ -147,10 +147,7 @@ class Registry {
   void declare(std::string_view op_name, Strings strings = Strings::Copy, std::size_t kernels = 0);
   // Room for `more` operators (a large manifest says how many it brings):
   // no regrowth of the operator table while they are added.
-  void reserve_operators(std::size_t more) {
-    operators_.reserve(operators_.size() + more);
-    index_.reserve(index_.size() + more);
-  }
+  void reserve_operators(std::size_t more);
   // A copy of `text` that lives as long as the registry: for a string built
   // while making a registration (what the registration calls keep is theirs).
   Text keep(std::string_view text) { return pool_->keep(text); }
@@ -179,8 +176,10 @@ class Registry {
   std::shared_ptr<StringPool> pool_ = std::make_shared<StringPool>();
   std::vector<std::string_view> files_;  // Origin::file values, each kept once
   std::vector<Operator> operators_;
-  // Keyed by the operators' own names (views into the pool or the pack).
-  std::unordered_map<std::string_view, std::uint32_t> index_;
+  auto name_of() const {
+    return [this](std::uint32_t position) -> std::string_view { return operators_[position].name; };
+  }
+  NameIndex index_;  // positions in operators_, by name
   std::vector<Fallback> fallbacks_;
   std::vector<int> fallback_slot_;  // by key: index into fallbacks_, or -1
   std::uint32_t sequence_ = 0;
