@@ -50,7 +50,6 @@ struct PackedKernel {
 };
 
 constexpr std::uint8_t k_kernel_fallthrough = 1, k_kernel_boxed = 2, k_kernel_unboxed = 4;
-constexpr std::string_view k_alias_analysis_kinds[] = {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"};
 
 // The pack of a registry (what the build-time tool writes). Origins keep only
 // their line: the reader names the source as it was asked for (builtin:2.14).
@@ -58,7 +57,9 @@ std::string write_pack(const Registry& registry);
 
 // Registers the pack's operators (those `only` accepts) as import_torch_state
 // would from the dump it was made from: same calls, same order, same origins
-// (source:line). InputError "source: pack: what" on a damaged pack.
+// (source:line). InputError "source: pack: what" on a damaged pack. The
+// registry keeps views into `pack` (the built-in ones live as long as the
+// process): `pack` must outlive it.
 void load_pack(Registry& registry, std::string_view pack, const std::string& source,
                const OperatorFilter& only = {});
 // Every operator name, sorted (for shell completion: nothing is registered).

@@ -73,34 +73,36 @@ std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
   return keys;
 }
 
+// The pack's strings outlive the registry: they are kept, not copied.
 void load_operator(Registry& registry, const PackView& pack, const PackedOperator& op, std::string_view name,
                    const std::vector<Key>& keys, const std::string& source) {
+  constexpr auto keep = Registry::Strings::Keep;
+  if (std::uint64_t(op.first_kernel) + op.kernel_count > pack.header().kernel_count)
+    pack.fail("operator '" + std::string(name) + "' has kernels out of range");
+  registry.declare(name, keep, op.kernel_count);
   if (op.schema != k_no_string) {
     if (op.alias_analysis >= std::size(k_alias_analysis_kinds)) pack.fail("unknown alias analysis kind");
     Schema schema;
-    schema.text = std::string(pack.string(op.schema));
-    schema.debug = std::string(pack.string(op.schema_debug));
-    schema.alias_analysis = std::string(k_alias_analysis_kinds[op.alias_analysis]);
+    schema.text = pack.string(op.schema);
+    schema.debug = pack.string(op.schema_debug);
+    schema.alias_analysis = k_alias_analysis_kinds[op.alias_analysis];
     schema.alias_analysis_explicit = op.alias_analysis_explicit != 0;
-    schema.origin = Origin{source, "", static_cast<int>(op.schema_line)};
-    registry.define(name, std::move(schema));
+    schema.origin = Origin{source, {}, static_cast<int>(op.schema_line)};
+    registry.define(name, schema, keep);
   }
-  if (std::uint64_t(op.first_kernel) + op.kernel_count > pack.header().kernel_count)
-    pack.fail("operator '" + std::string(name) + "' has kernels out of range");
   for (std::uint32_t i = 0; i < op.kernel_count; ++i) {
     const PackedKernel packed = pack.kernel(op.first_kernel + i);
     if (packed.key >= keys.size()) pack.fail("key index out of range");
     Kernel kernel;
     kernel.key = keys[packed.key];
-    kernel.debug = std::string(pack.string(packed.debug));
-    if (packed.signature != k_no_string) kernel.signature = std::string(pack.string(packed.signature));
+    kernel.debug = pack.string(packed.debug);
+    if (packed.signature != k_no_string) kernel.signature = pack.string(packed.signature);
     kernel.fallthrough = packed.flags & k_kernel_fallthrough;
     kernel.boxed = packed.flags & k_kernel_boxed;
     kernel.unboxed = packed.flags & k_kernel_unboxed;
-    kernel.origin = Origin{source, "", static_cast<int>(packed.line)};
-    registry.impl(name, std::move(kernel));
+    kernel.origin = Origin{source, {}, static_cast<int>(packed.line)};
+    registry.impl(name, kernel, keep);
   }
-  if (op.schema == k_no_string && op.kernel_count == 0) registry.declare(name);
 }
 
 }  // namespace
@@ -109,6 +111,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   const PackView pack(data, source);
   const std::vector<Key> keys = catalogue_keys(pack, registry.catalogue());
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
+  if (!only) registry.reserve_operators(pack.header().operator_count);
   for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) {
     const PackedOperator op = pack.op(i);
     const std::string_view name = pack.string(op.name);

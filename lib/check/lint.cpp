@@ -93,7 +93,7 @@ void lint_overrides(const Registry& registry, const LintScope& scope, std::vecto
       text += "Warning only once for all operators,  other operators may also be overridden.\n  ";
     text += "Overriding a previously registered kernel for the same operator and the same dispatch key\n";
     text += "  operator: " + (op.schema ? op.schema->text : op.name) + "\n";
-    text += "    " + (op.schema ? op.schema->debug : std::string("no debug info")) + "\n";
+    text += "    " + (op.schema ? op.schema->debug : Text("no debug info")) + "\n";
     text += "  dispatch key: " + cat.name(o.kernel->key) + "\n";
     text += "  previous kernel: " + o.previous + "\n";
     text += "       new kernel: " + o.kernel->debug;

@@ -160,44 +160,42 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   return m;
 }
 
-template <class Op>
-void apply_operator(Registry& registry, Op&& op, size_t index, const std::string& source) {
-  // Moved out of an rvalue record, copied out of a const one.
-  auto take = [](auto& field) -> decltype(auto) {
-    if constexpr (std::is_const_v<std::remove_reference_t<Op>>) return field;
-    else return std::move(field);
-  };
+// The registry copies the record's strings: the record can go once applied.
+void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source) {
   const Problem* problem = op.problem.get();
   if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
   const std::string pointer = operator_pointer(index);
   if (op.schema) {
+    const std::string schema_pointer = pointer + "/schema";
     Schema schema;
-    schema.text = take(*op.schema);
-    schema.debug = op.debug.value_or("");
-    schema.alias_analysis = op.alias_analysis.value_or("CONSERVATIVE");
+    schema.text = *op.schema;
+    if (op.debug) schema.debug = *op.debug;
+    if (op.alias_analysis) schema.alias_analysis = *op.alias_analysis;
     schema.alias_analysis_explicit = op.alias_analysis.has_value();
-    schema.origin = Origin{source, pointer + "/schema", 0};
-    registry.define(op.name, std::move(schema));
+    schema.origin = Origin{source, schema_pointer, 0};
+    registry.define(op.name, schema);
   } else {
-    registry.declare(op.name);
+    registry.declare(op.name, Registry::Strings::Copy, op.kernels.size());
   }
   if (problem && problem->at == Problem::At::AfterDefine) throw InputError(problem->message);
   const std::string kernels_at = source + ": " + pointer + "/kernels/";
   auto resolve = [&](const std::string& key, size_t i) {
     return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key");
   };
+  std::string kernel_pointer;
   for (size_t i = 0; i < op.kernels.size(); ++i) {
-    auto& k = op.kernels[i];
+    const auto& k = op.kernels[i];
     Kernel kernel;
     kernel.key = resolve(k.key, i);
-    kernel.debug = take(k.kernel);
+    kernel.debug = k.kernel;
     kernel.fallthrough = k.fallthrough;
-    kernel.signature = take(k.signature);
+    if (k.signature) kernel.signature = *k.signature;
     kernel.boxed = k.boxed;
     kernel.unboxed = k.unboxed;
     kernel.then = k.then;
-    kernel.origin = Origin{source, pointer + "/kernels/" + std::to_string(i), 0};
-    registry.impl(op.name, std::move(kernel));
+    kernel_pointer = pointer + "/kernels/" + std::to_string(i);
+    kernel.origin = Origin{source, kernel_pointer, 0};
+    registry.impl(op.name, kernel);
   }
   if (!problem) return;
   if (problem->at == Problem::At::Kernel) (void)resolve(problem->key, op.kernels.size());
@@ -219,7 +217,8 @@ void apply_document(Registry& registry, Doc&& manifest) {
       Fallback fb;
       fb.key = require_runtime_key(registry.catalogue(), *r.string("key", true),
                                    source + ": " + r.at("key"));
-      fb.debug = *r.string("kernel", true);
+      const std::string debug = *r.string("kernel", true);
+      fb.debug = debug;
       fb.fallthrough = r.boolean("fallthrough").value_or(false);
       fb.origin = Origin{source, r.pointer(), 0};
       registry.fallback(std::move(fb));
@@ -233,7 +232,7 @@ void apply_document(Registry& registry, Doc&& manifest) {
   } else {
     // Each record dropped once applied: the registry grows as they go.
     for (size_t index = 0; !manifest.operators.empty(); ++index) {
-      apply_operator(registry, std::move(manifest.operators.front()), index, source);
+      apply_operator(registry, manifest.operators.front(), index, source);
       manifest.operators.pop_front();
     }
   }

@@ -9,18 +9,39 @@
 namespace dispatchctl {
 
 std::string Origin::to_string() const {
-  if (line > 0) return file + ":" + std::to_string(line);
-  if (!pointer.empty()) return file + ": " + pointer;
-  return file;
+  if (line > 0) return std::string(file) + ":" + std::to_string(line);
+  if (!pointer.empty()) return std::string(file) + ": " + std::string(pointer);
+  return std::string(file);
 }
 
-Operator& Registry::entry(std::string_view op_name) {
-  auto it = index_.find(op_name);
-  if (it != index_.end()) return operators_[it->second];
-  index_.emplace(std::string(op_name), operators_.size());
-  operators_.push_back(Operator{});
-  operators_.back().name = std::string(op_name);
-  return operators_.back();
+Operator& Registry::entry(std::string_view op_name, Strings strings) {
+  if (const auto at = index_.find(op_name, name_of()); at != NameIndex::k_none) return operators_[at];
+  Operator& op = operators_.emplace_back();
+  op.name = kept(op_name, strings);
+  index_.insert(op.name, static_cast<std::uint32_t>(operators_.size() - 1), name_of());
+  return op;
+}
+
+Origin Registry::kept(const Origin& origin, Strings strings) {
+  // A registry's registrations come from a handful of files: the last few
+  // kept are searched, newest first.
+  constexpr std::size_t k_searched = 8;
+  Text file;
+  for (std::size_t i = files_.size(); i-- > 0 && files_.size() - i <= k_searched;)
+    if (files_[i] == origin.file) file = files_[i];
+  if (file.data() == nullptr && !origin.file.empty()) file = files_.emplace_back(pool_->keep(origin.file));
+  return Origin{file, kept(origin.pointer, strings), origin.line};
+}
+
+void Registry::reserve_operators(std::size_t more) {
+  operators_.reserve(operators_.size() + more);
+  index_.reserve(operators_.size() + more, name_of());
+}
+
+void Registry::declare(std::string_view op_name, Strings strings, std::size_t kernels) {
+  Operator& op = entry(op_name, strings);
+  op.registrations.reserve(op.registrations.size() + kernels);
+  op.by_key.reserve(op.by_key.size() + kernels);
 }
 
 namespace {
@@ -33,9 +54,10 @@ std::optional<std::string> signature_problem(std::string_view op_name, const Sch
   if (!reason) return std::nullopt;
   return "Inferred operator schema for a C++ kernel function doesn't match the "
          "expected function schema. operator: " +
-         std::string(op_name) + "; expected schema: " + schema.text + " (" + schema.debug +
-         "); inferred schema: " + *kernel.signature + " (" + kernel.debug + "); reason: " +
-         *reason + " Fix the kernel's \"signature\" or the operator's \"schema\".";
+         std::string(op_name) + "; expected schema: " + std::string(schema.text) + " (" +
+         std::string(schema.debug) + "); inferred schema: " + std::string(*kernel.signature) + " (" +
+         std::string(kernel.debug) + "); reason: " + *reason +
+         " Fix the kernel's \"signature\" or the operator's \"schema\".";
 }
 }  // namespace
 
@@ -50,11 +72,11 @@ void Registry::require_release(const std::string& version, const std::string& wh
                    "' of the manifests loaded before; load manifests of one release");
 }
 
-void Registry::define(std::string_view op_name, Schema schema) {
-  Operator& op = entry(op_name);
+void Registry::define(std::string_view op_name, Schema schema, Strings strings) {
+  Operator& op = entry(op_name, strings);
   if (op.schema) {
     refuse(Refusal::DuplicateSchema, schema.origin,
-           "Tried to register an operator (" + schema.text +
+           "Tried to register an operator (" + std::string(schema.text) +
                ") with the same name and overload name multiple times. "
                "Each overload's schema should only be registered with a single call to "
                "def(); the first is at " + op.schema->origin.to_string() +
@@ -67,11 +89,18 @@ void Registry::define(std::string_view op_name, Schema schema) {
         refuse(Refusal::SignatureMismatch, kernel.origin, *problem);
         return;
       }
-  op.schema = std::move(schema);
+  schema.text = kept(schema.text, strings);
+  schema.debug = kept(schema.debug, strings);
+  // Almost always one of PyTorch's three kinds: those need no copy.
+  const auto* kind =
+      std::find(std::begin(k_alias_analysis_kinds), std::end(k_alias_analysis_kinds), schema.alias_analysis);
+  schema.alias_analysis = kind != std::end(k_alias_analysis_kinds) ? *kind : kept(schema.alias_analysis, strings);
+  schema.origin = kept(schema.origin, strings);
+  op.schema = schema;
 }
 
-void Registry::impl(std::string_view op_name, Kernel kernel) {
-  Operator& op = entry(op_name);
+void Registry::impl(std::string_view op_name, Kernel kernel, Strings strings) {
+  Operator& op = entry(op_name, strings);
   if (op.schema && check_signatures)
     if (auto problem = signature_problem(op_name, *op.schema, kernel)) {
       refuse(Refusal::SignatureMismatch, kernel.origin, *problem);
@@ -81,13 +110,16 @@ void Registry::impl(std::string_view op_name, Kernel kernel) {
   if (kernel.key == k_undefined)
     kernel.key = *catalogue_->alias(Alias::CompositeImplicitAutograd);
   kernel.sequence = sequence_++;
+  kernel.debug = kept(kernel.debug, strings);
+  if (kernel.signature) kernel.signature = kept(*kernel.signature, strings);
+  kernel.origin = kept(kernel.origin, strings);
   const auto index = static_cast<std::uint32_t>(op.registrations.size());
   const Key key = kernel.key;
-  op.registrations.push_back(std::move(kernel));
+  op.registrations.push_back(kernel);
   auto it = std::lower_bound(op.by_key.begin(), op.by_key.end(), key,
                              [](const Operator::KeyKernels& kk, Key k) { return kk.key < k; });
   if (it == op.by_key.end() || it->key != key) it = op.by_key.insert(it, {key, {}});
-  it->newest_first.insert(it->newest_first.begin(), index);
+  it->newest_first.push_front(index);
   op.present[key >> 6] |= 1ull << (key & 63);
 }
 
@@ -96,19 +128,21 @@ void Registry::fallback(Fallback fb) {
     const Fallback& previous = fallbacks_[fallback_slot_[fb.key]];
     refuse(Refusal::DuplicateFallback, fb.origin,
            "Tried to register multiple backend fallbacks for the same dispatch key " +
-               catalogue_->name(fb.key) + "; previous registration " + previous.debug + " (" +
-               previous.origin.to_string() + "), new registration " + fb.debug +
+               catalogue_->name(fb.key) + "; previous registration " + std::string(previous.debug) + " (" +
+               previous.origin.to_string() + "), new registration " + std::string(fb.debug) +
                ". Remove one of the two fallbacks.");
     return;
   }
   fb.sequence = sequence_++;
+  fb.debug = pool_->keep(fb.debug);
+  fb.origin = kept(fb.origin, Strings::Copy);
   fallback_slot_[fb.key] = static_cast<int>(fallbacks_.size());
   fallbacks_.push_back(std::move(fb));
 }
 
 const Operator* Registry::find(std::string_view op_name) const {
-  auto it = index_.find(op_name);
-  return it == index_.end() ? nullptr : &operators_[it->second];
+  const auto at = index_.find(op_name, name_of());
+  return at == NameIndex::k_none ? nullptr : &operators_[at];
 }
 
 std::vector<const Operator*> Registry::sorted_operators() const {

@@ -7,14 +7,16 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "keys/catalogue.h"
+#include "registry/name_index.h"
+#include "registry/string_pool.h"
 #include "util/errors.h"
 
 namespace dispatchctl {
@@ -23,8 +25,8 @@ namespace dispatchctl {
 // Where a registration came from: manifest file (or builtin:VERSION), the
 // JSON pointer of its entry, and the line when known (0 = unknown).
 struct Origin {
-  std::string file;
-  std::string pointer;
+  Text file;
+  Text pointer;
   int line = 0;
   std::string to_string() const;  // file:line or file (pointer)
 };
@@ -35,8 +37,8 @@ enum class KernelThen { Default, Return, Redispatch, Call, Decompose, Raise };
 
 struct Kernel {
   Key key = k_undefined;  // as stored: a keyless/Undefined registration is CIA
-  std::string debug;
-  std::optional<std::string> signature;  // inferred C++ schema, e.g. "(Tensor _0) -> Tensor _0"
+  Text debug;
+  std::optional<Text> signature;  // inferred C++ schema, e.g. "(Tensor _0) -> Tensor _0"
   bool fallthrough = false;
   bool boxed = true;
   bool unboxed = true;
@@ -47,28 +49,52 @@ struct Kernel {
 
 struct Fallback {
   Key key = k_undefined;
-  std::string debug;
+  Text debug;
   bool fallthrough = false;
   Origin origin;
   std::uint32_t sequence = 0;
 };
 
+// PyTorch's alias analysis kinds (what Schema::alias_analysis holds).
+constexpr std::string_view k_alias_analysis_kinds[] = {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"};
+
 struct Schema {
-  std::string text;  // ns::name.overload(args) -> returns
-  std::string debug;
-  std::string alias_analysis = "CONSERVATIVE";
+  Text text;  // ns::name.overload(args) -> returns
+  Text debug;
+  Text alias_analysis = "CONSERVATIVE";
   bool alias_analysis_explicit = false;
   Origin origin;
 };
 
+// Indices into Operator::registrations, newest first. Almost every key has
+// one kernel: it is stored in place, with no allocation per key.
+class KernelIndices {
+ public:
+  std::size_t size() const { return size_; }
+  const std::uint32_t* begin() const { return size_ > 1 ? spilled_.data() : &only_; }
+  const std::uint32_t* end() const { return begin() + size_; }
+  std::uint32_t operator[](std::size_t i) const { return begin()[i]; }
+  std::uint32_t front() const { return begin()[0]; }
+  void push_front(std::uint32_t index) {
+    if (size_ == 0) only_ = index;
+    else if (size_ == 1) spilled_ = {index, only_};
+    else spilled_.insert(spilled_.begin(), index);
+    ++size_;
+  }
+
+ private:
+  std::uint32_t size_ = 0, only_ = 0;
+  std::vector<std::uint32_t> spilled_;  // all of them, once there are two
+};
+
 struct Operator {
-  std::string name;
+  Text name;
   std::optional<Schema> schema;
   // Every kernel in registration order; `by_key` indexes it per key.
   std::vector<Kernel> registrations;
   struct KeyKernels {
     Key key;
-    std::vector<std::uint32_t> newest_first;  // indices into registrations
+    KernelIndices newest_first;
   };
   std::vector<KeyKernels> by_key;  // sorted by key value (dumpState order)
   std::array<std::uint64_t, 4> present{};  // bit per key with kernels: O(1) has()
@@ -104,20 +130,27 @@ class Registry {
   enum class Refusal { DuplicateSchema, DuplicateFallback, SignatureMismatch };
   std::function<void(Refusal, const Origin&, const std::string& message)> on_refused;
 
+  // How the registration calls take the strings of what they register:
+  // copied into the registry's pool, or kept as they are because they
+  // outlive the registry (the built-in pack's bytes). Origin::file is always
+  // copied, once per file.
+  enum class Strings { Copy, Keep };
+
   // PyTorch's three registration calls. They throw InputError on what
   // PyTorch refuses (a second schema, a second fallback, a kernel whose
   // signature disagrees with the schema).
-  void define(std::string_view op_name, Schema schema);
-  void impl(std::string_view op_name, Kernel kernel);
+  void define(std::string_view op_name, Schema schema, Strings strings = Strings::Copy);
+  void impl(std::string_view op_name, Kernel kernel, Strings strings = Strings::Copy);
   void fallback(Fallback fallback);
-  // An operator known by name only (a dump block with neither schema nor kernels).
-  void declare(std::string_view op_name) { entry(op_name); }
+  // An operator known by name only (a dump block with neither schema nor
+  // kernels), or one about to get `kernels` registrations (room made for them).
+  void declare(std::string_view op_name, Strings strings = Strings::Copy, std::size_t kernels = 0);
   // Room for `more` operators (a large manifest says how many it brings):
   // no regrowth of the operator table while they are added.
-  void reserve_operators(std::size_t more) {
-    operators_.reserve(operators_.size() + more);
-    index_.reserve(index_.size() + more);
-  }
+  void reserve_operators(std::size_t more);
+  // A copy of `text` that lives as long as the registry: for a string built
+  // while making a registration (what the registration calls keep is theirs).
+  Text keep(std::string_view text) { return pool_->keep(text); }
   // Registrations loaded together must name one release; InputError at `where` if not.
   void require_release(const std::string& version, const std::string& where) const;
 
@@ -133,17 +166,20 @@ class Registry {
   std::vector<std::string> sources;
 
  private:
-  Operator& entry(std::string_view op_name);
+  Operator& entry(std::string_view op_name, Strings strings);
+  Text kept(std::string_view text, Strings strings) { return strings == Strings::Keep ? text : pool_->keep(text); }
+  Origin kept(const Origin& origin, Strings strings);
   void refuse(Refusal what, const Origin& where, const std::string& message) const;
 
   const Catalogue* catalogue_;
+  // Shared by copies of the registry, whose views point into it.
+  std::shared_ptr<StringPool> pool_ = std::make_shared<StringPool>();
+  std::vector<std::string_view> files_;  // Origin::file values, each kept once
   std::vector<Operator> operators_;
-  // Looked up by string_view without building a std::string (one per registration otherwise).
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-  };
-  std::unordered_map<std::string, std::size_t, NameHash, std::equal_to<>> index_;
+  auto name_of() const {
+    return [this](std::uint32_t position) -> std::string_view { return operators_[position].name; };
+  }
+  NameIndex index_;  // positions in operators_, by name
   std::vector<Fallback> fallbacks_;
   std::vector<int> fallback_slot_;  // by key: index into fallbacks_, or -1
   std::uint32_t sequence_ = 0;

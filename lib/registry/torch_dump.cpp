@@ -100,13 +100,13 @@ class StateParser {
           schema_done_ = true;
         } else {
           schema_ = Schema{};
-          schema_->text = std::string(text);
+          schema_->text = text;
           schema_->origin = here();
         }
         return;
       }
       if (schema_ && starts_with(line_, "debug: ")) {
-        schema_->debug = std::string(line_.substr(7));
+        schema_->debug = line_.substr(7);
         return;
       }
       if (schema_ && starts_with(line_, "alias analysis kind: ")) {
@@ -121,7 +121,7 @@ class StateParser {
         if (kind != "FROM_SCHEMA" && kind != "CONSERVATIVE" && kind != "PURE_FUNCTION")
           fail("unknown alias analysis kind '" + std::string(kind) +
                "'; expected FROM_SCHEMA, CONSERVATIVE or PURE_FUNCTION");
-        schema_->alias_analysis = std::string(kind);
+        schema_->alias_analysis = kind;
         schema_done_ = true;
         return;
       }
@@ -163,9 +163,9 @@ class StateParser {
     if (sig_at == std::string_view::npos) fail("kernel line lacks ' :: SIGNATURE'");
     Kernel kernel;
     kernel.key = key;
-    kernel.debug = std::string(head.substr(0, sig_at));
+    kernel.debug = head.substr(0, sig_at);
     auto signature = head.substr(sig_at + 4);
-    if (signature != "(none)") kernel.signature = std::string(signature);
+    if (signature != "(none)") kernel.signature = signature;
     kernel.boxed = kernel.unboxed = kernel.fallthrough = false;
     size_t p = 0;
     while (p < flags.size()) {
@@ -247,8 +247,9 @@ void import_torch_fallbacks(Registry& registry, std::string_view json_text,
       fb.fallthrough = true;
       text.remove_prefix(k_fallthrough.size());
     }
-    fb.debug = std::string(text);
-    fb.origin = Origin{source, "/" + name, 0};
+    fb.debug = text;
+    const std::string pointer = "/" + name;
+    fb.origin = Origin{source, pointer, 0};
     registry.fallback(std::move(fb));
   }
 }

@@ -139,7 +139,7 @@ void append_compact(std::string& out, const Registry& registry, const OperatorKe
   const Operator& op = *e.op;
   if (cat.is_alias(e.requested)) {
     const Kernel* k = op.active(e.requested);
-    line(out, "registered at " + cat.name(e.requested) + ": " + (k ? k->debug : std::string("nothing")), 2, 4,
+    line(out, "registered at " + cat.name(e.requested) + ": " + (k ? k->debug : Text("nothing")), 2, 4,
          o.width);
   }
   struct Group {

@@ -85,7 +85,7 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
   constexpr size_t k_column = 2 + k_tag_width + 1;
   const size_t k_width = options.width;
   out += options.color ? "\x1b[1m" + op.name + "\x1b[0m\n" : op.name + "\n";
-  out += "  schema: " + wrap_words(op.schema ? op.schema->text : std::string("(none: a dangling impl)"), 10, 10, k_width) + "\n";
+  out += "  schema: " + wrap_words(op.schema ? op.schema->text : Text("(none: a dangling impl)"), 10, 10, k_width) + "\n";
 
   std::map<Rule, int> counts;
   for (const Row& row : rows) ++counts[row.rule];

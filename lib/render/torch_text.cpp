@@ -58,7 +58,7 @@ void append_torch_state(std::string& out, const Catalogue& cat, const Operator& 
       out += ": ";
       out += kernel.debug;
       out += " :: ";
-      out += kernel.signature ? *kernel.signature : std::string("(none)");
+      out += kernel.signature ? *kernel.signature : Text("(none)");
       out += " [ ";
       if (kernel.fallthrough) out += "fallthrough ";
       if (kernel.boxed) out += "boxed ";

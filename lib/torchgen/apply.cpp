@@ -16,7 +16,8 @@ const ReleaseRules& rules_or_throw(std::string_view version, const std::string& 
                    "'; known: " + supported_rule_releases());
 }
 
-Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalogue) {
+Kernel predicted_kernel(const PredictedRegistration& r, Registry& registry) {
+  const Catalogue& catalogue = registry.catalogue();
   const auto key = catalogue.find(r.key);
   if (!key)
     throw InputError(r.loc.to_string() + ": dispatch key '" + r.key + "' does not exist in PyTorch " +
@@ -26,7 +27,7 @@ Kernel predicted_kernel(const PredictedRegistration& r, const Catalogue& catalog
   // No YAML line in the debug text: `diff` compares it, and an edit above an
   // op must not change the op's rows. The origin keeps file:line.
   const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
-  k.debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";
+  k.debug = registry.keep("registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]");
   k.origin = Origin{r.loc.file, "", r.loc.line};  // the rule is in the debug text
   return k;
 }
@@ -80,7 +81,7 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
     auto it = kernels.find(name);
     if (it == kernels.end()) return;
     for (const PredictedRegistration* r : it->second) {
-      Kernel k = predicted_kernel(*r, catalogue);
+      Kernel k = predicted_kernel(*r, out);
       if (base_op)
         for (const Kernel& b : base_op->registrations)
           if (b.key == k.key && is_codegen_origin(b.debug)) {

@@ -155,7 +155,8 @@ void apply_backend_yaml(Registry& registry, const YamlSource& source, const Oper
     Kernel k;
     k.key = *registry.catalogue().find(r.key);
     const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
-    k.debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";  // line in origin
+    const std::string debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";
+    k.debug = debug;  // the line is in the origin
     k.origin = Origin{r.loc.file, "", r.loc.line};  // the rule is in the debug text
     registry.impl(r.op, k);
   }
