@@ -64,15 +64,21 @@ void check_operator_name(const ObjectReader& r, const std::string& name) {
 
 using Problem = ManifestOperator::Problem;
 
+std::optional<Text> kept(StringPool& strings, const std::optional<std::string>& text) {
+  if (!text) return std::nullopt;
+  return Text(strings.keep(*text));
+}
+
 // One "kernels" element, checked up to its key's resolution (`at` says how far).
-ManifestKernel read_kernel(const ObjectReader& r, Problem::At& at, std::string& key) {
+ManifestKernel read_kernel(const ObjectReader& r, StringPool& strings, Problem::At& at, std::string& key) {
   ManifestKernel kernel;
   at = Problem::At::KernelKey;
-  kernel.key = key = *r.string("key", true);
+  key = *r.string("key", true);
+  kernel.key = strings.keep(key);
   at = Problem::At::Kernel;
-  kernel.kernel = *r.string("kernel", true);
+  kernel.kernel = strings.keep(*r.string("kernel", true));
   kernel.fallthrough = r.boolean("fallthrough").value_or(false);
-  kernel.signature = r.string("signature", false);
+  kernel.signature = kept(strings, r.string("signature", false));
   kernel.boxed = r.boolean("boxed").value_or(true);
   // A fallthrough kernel is boxed only (manifest-format.md).
   kernel.unboxed = r.boolean("unboxed").value_or(!kernel.fallthrough);
@@ -89,13 +95,13 @@ ManifestKernel read_kernel(const ObjectReader& r, Problem::At& at, std::string& 
 
 // One "operators" element as a record: everything but its keys checked now,
 // the first problem kept for apply_manifest to throw where a walk meets it.
-ManifestOperator read_operator(const json& element, size_t index, const std::string& source) {
+ManifestOperator read_operator(const json& element, size_t index, const std::string& source, StringPool& strings) {
   ManifestOperator op;
   if (element.is_object()) {  // what the schema check reads even of a broken entry
     if (auto name = element.find("name"); name != element.end() && name->is_string())
-      op.name = name->get<std::string>(), op.name_is_string = true;
+      op.name = strings.keep(name->get_ref<const std::string&>()), op.name_is_string = true;
     if (auto schema = element.find("schema"); schema != element.end() && schema->is_string())
-      op.schema = schema->get<std::string>();
+      op.schema = Text(strings.keep(schema->get_ref<const std::string&>()));
   }
   Problem::At at = Problem::At::Operator;
   std::string key;
@@ -104,8 +110,8 @@ ManifestOperator read_operator(const json& element, size_t index, const std::str
     const std::string name = *r.string("name", true);
     check_operator_name(r, name);
     (void)r.string("schema", false);
-    op.debug = r.string("debug", false);
-    op.alias_analysis = r.string("alias_analysis", false);
+    op.debug = kept(strings, r.string("debug", false));
+    op.alias_analysis = kept(strings, r.string("alias_analysis", false));
     if (op.alias_analysis && *op.alias_analysis != "FROM_SCHEMA" && *op.alias_analysis != "CONSERVATIVE" &&
         *op.alias_analysis != "PURE_FUNCTION")
       r.fail(r.at("alias_analysis"), "'" + *op.alias_analysis +
@@ -119,7 +125,7 @@ ManifestOperator read_operator(const json& element, size_t index, const std::str
       for (size_t i = 0; i < kernels->size(); ++i) {
         at = Problem::At::KernelKey;
         const ObjectReader kernel((*kernels)[i], source, r.at("kernels") + "/" + std::to_string(i), k_kernel_fields);
-        op.kernels.push_back(read_kernel(kernel, at, key));
+        op.kernels.push_back(read_kernel(kernel, strings, at, key));
       }
     }
   } catch (const InputError& e) {
@@ -145,7 +151,7 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   m.source = source;
   const OperatorSink keep = [&m, &source](json&& element) {
     m.whole_registry = m.whole_registry || defines_aten(element);
-    m.operators.push_back(read_operator(element, m.operators.size(), source));
+    m.operators.push_back(read_operator(element, m.operators.size(), source, *m.strings));
   };
   StreamedManifest streamed = stream(keep);
   m.doc = std::move(streamed.top);
@@ -160,7 +166,8 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   return m;
 }
 
-// The registry copies the record's strings: the record can go once applied.
+// The record's strings are kept as they are (the registry keeps their pool);
+// the JSON pointers of their origins are made here and copied.
 void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source) {
   const Problem* problem = op.problem.get();
   if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
@@ -172,14 +179,14 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
     if (op.debug) schema.debug = *op.debug;
     if (op.alias_analysis) schema.alias_analysis = *op.alias_analysis;
     schema.alias_analysis_explicit = op.alias_analysis.has_value();
-    schema.origin = Origin{source, schema_pointer, 0};
-    registry.define(op.name, schema);
+    schema.origin = Origin{source, registry.keep(schema_pointer), 0};
+    registry.define(op.name, schema, Registry::Strings::Keep);
   } else {
-    registry.declare(op.name, Registry::Strings::Copy, op.kernels.size());
+    registry.declare(op.name, Registry::Strings::Keep, op.kernels.size());
   }
   if (problem && problem->at == Problem::At::AfterDefine) throw InputError(problem->message);
   const std::string kernels_at = source + ": " + pointer + "/kernels/";
-  auto resolve = [&](const std::string& key, size_t i) {
+  auto resolve = [&](std::string_view key, size_t i) {
     return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key");
   };
   std::string kernel_pointer;
@@ -194,8 +201,8 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
     kernel.unboxed = k.unboxed;
     kernel.then = k.then;
     kernel_pointer = pointer + "/kernels/" + std::to_string(i);
-    kernel.origin = Origin{source, kernel_pointer, 0};
-    registry.impl(op.name, kernel);
+    kernel.origin = Origin{source, registry.keep(kernel_pointer), 0};
+    registry.impl(op.name, kernel, Registry::Strings::Keep);
   }
   if (!problem) return;
   if (problem->at == Problem::At::Kernel) (void)resolve(problem->key, op.kernels.size());
@@ -225,6 +232,7 @@ void apply_document(Registry& registry, Doc&& manifest) {
     }
   }
   (void)top.array("operators");  // kept only when it is not an array: says so
+  registry.keep_alive(manifest.strings);
   registry.reserve_operators(manifest.operators.size());
   if constexpr (std::is_const_v<std::remove_reference_t<Doc>>) {
     size_t index = 0;

@@ -16,10 +16,13 @@
 
 namespace dispatchctl {
 
+// The records' strings are views into their document's `strings` pool,
+// which the registry they are applied to keeps (no second copy of a large
+// manifest's text).
 struct ManifestKernel {
-  std::string key;  // resolved against the catalogue when applied
-  std::string kernel;
-  std::optional<std::string> signature;
+  Text key;  // resolved against the catalogue when applied
+  Text kernel;
+  std::optional<Text> signature;
   bool fallthrough = false, boxed = true, unboxed = true;
   KernelThen then = KernelThen::Default;
 };
@@ -28,9 +31,9 @@ struct ManifestKernel {
 // release's keys. A problem found in it is reported when applying reaches
 // that point, so errors come in the order a walk over the document gives them.
 struct ManifestOperator {
-  std::string name;  // "name" when it is a string
-  std::optional<std::string> schema;  // "schema" when it is a string
-  std::optional<std::string> debug, alias_analysis;
+  Text name;  // "name" when it is a string
+  std::optional<Text> schema;  // "schema" when it is a string
+  std::optional<Text> debug, alias_analysis;
   std::vector<ManifestKernel> kernels;  // those before the first problem
   struct Problem {
     enum class At { Operator, AfterDefine, KernelKey, Kernel } at = At::Operator;
@@ -50,6 +53,7 @@ struct ManifestOperator {
 struct ManifestDocument {
   nlohmann::ordered_json doc;  // every top-level field but an "operators" array
   std::deque<ManifestOperator> operators;  // that array's elements, in order
+  std::shared_ptr<StringPool> strings = std::make_shared<StringPool>();  // what they view
   std::string torch_version;
   std::string source;
   // Its keys' catalogue: from its "release_profile", else `base` (what it is

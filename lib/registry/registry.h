@@ -151,6 +151,9 @@ class Registry {
   // A copy of `text` that lives as long as the registry: for a string built
   // while making a registration (what the registration calls keep is theirs).
   Text keep(std::string_view text) { return pool_->keep(text); }
+  // Keeps `pool` as long as the registry: registrations whose strings view
+  // it can then be made with Strings::Keep (a manifest's records).
+  void keep_alive(std::shared_ptr<const StringPool> pool) { kept_pools_.push_back(std::move(pool)); }
   // Registrations loaded together must name one release; InputError at `where` if not.
   void require_release(const std::string& version, const std::string& where) const;
 
@@ -174,6 +177,7 @@ class Registry {
   const Catalogue* catalogue_;
   // Shared by copies of the registry, whose views point into it.
   std::shared_ptr<StringPool> pool_ = std::make_shared<StringPool>();
+  std::vector<std::shared_ptr<const StringPool>> kept_pools_;
   std::vector<std::string_view> files_;  // Origin::file values, each kept once
   std::vector<Operator> operators_;
   auto name_of() const {

@@ -144,3 +144,30 @@ TEST_CASE("manifest stream: operators given as something else than an array are 
   CHECK(text_error(R"J({"dispatchctl_manifest": 1, "torch_version": "2.14.1", "operators": ["x"]})J") ==
         "m.json: /operators/0: expected an object, got a string");
 }
+
+TEST_CASE("manifest records: the registry keeps their strings after the document is gone") {
+  std::unique_ptr<Registry> registry;
+  {
+    const ManifestDocument manifest = read_manifest(
+        R"({"dispatchctl_manifest": 1, "torch_version": "2.14.1", "operators": [
+             {"name": "x::op", "schema": "x::op(Tensor self) -> Tensor", "debug": "defined at x.cpp:1",
+              "kernels": [{"key": "CPU", "kernel": "x_cpu registered at x.cpp:2", "signature": "(Tensor _0) -> Tensor _0"}]}]})",
+        "m.json");
+    registry = std::make_unique<Registry>(*manifest.catalogue);
+    apply_manifest(*registry, manifest);
+  }
+  // Reuse the freed memory, so a view into it would read this instead.
+  std::vector<std::string> scribble(2000, std::string(120, '?'));
+  const Operator* op = registry->find("x::op");
+  REQUIRE(op != nullptr);
+  CHECK(op->name == "x::op");
+  REQUIRE(op->schema);
+  CHECK(op->schema->text == "x::op(Tensor self) -> Tensor");
+  CHECK(op->schema->debug == "defined at x.cpp:1");
+  CHECK(op->schema->origin.pointer == "/operators/0/schema");
+  REQUIRE(op->registrations.size() == 1);
+  CHECK(op->registrations[0].debug == "x_cpu registered at x.cpp:2");
+  CHECK(*op->registrations[0].signature == "(Tensor _0) -> Tensor _0");
+  CHECK(op->registrations[0].origin.pointer == "/operators/0/kernels/0");
+  CHECK(op->registrations[0].origin.file == "m.json");
+}
