@@ -24,7 +24,7 @@ add_custom_target(dispatchctl_docs ALL DEPENDS ${DISPATCHCTL_MAN_PAGE} ${DISPATC
 
 # --- the command-line tool (component cli: the dispatchctl package) -------
 install(TARGETS dispatchctl RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT cli)
-install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/dispatchctl-export.py DESTINATION ${CMAKE_INSTALL_BINDIR}
+install(PROGRAMS ${DISPATCHCTL_EXPORTER_SCRIPT} DESTINATION ${CMAKE_INSTALL_BINDIR}
         RENAME dispatchctl-export COMPONENT cli)
 install(FILES ${DISPATCHCTL_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT cli)
 install(DIRECTORY ${DISPATCHCTL_COMPLETIONS}/bash/ DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

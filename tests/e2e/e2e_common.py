@@ -8,6 +8,9 @@ import os
 import subprocess
 import sys
 
+# The checkout these tests belong to (schemas/, lib/builtin/data/).
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 
 def require_torch():
     """The e2e tests never skip: without torch they fail, loudly."""
@@ -25,7 +28,8 @@ def require_torch():
 def arguments(description, extra=None):
     p = argparse.ArgumentParser(description=description)
     p.add_argument("--dispatchctl", required=True, help="the dispatchctl binary")
-    p.add_argument("--exporter", required=True, help="tools/dispatchctl-export.py")
+    p.add_argument("--exporter", required=True,
+                   help="the exporter as built (BUILD/tools/dispatchctl-export.py) or its source")
     p.add_argument("--workdir", required=True, help="scratch folder for exports and outputs")
     if extra:
         extra(p)
@@ -35,6 +39,10 @@ def arguments(description, extra=None):
 
 
 def load_exporter(path):
+    # As `python3 PATH` would: the source form imports its package beside it.
+    folder = os.path.dirname(os.path.abspath(path))
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location("dispatchctl_export", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

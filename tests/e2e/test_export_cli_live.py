@@ -49,7 +49,7 @@ def main():
     args = e2e.arguments(__doc__)
     e2e.require_torch()
     import jsonschema
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(args.exporter)))
+    repo = e2e.REPO
     cache = os.path.join(args.workdir, "xdg-cache")
     subprocess.run(["rm", "-rf", cache], check=True)
     env = dict(os.environ, XDG_CACHE_HOME=cache)

@@ -63,7 +63,7 @@ def main():
     args = e2e.arguments(__doc__)
     torch = e2e.require_torch()
     C = torch._C
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(args.exporter)))
+    repo = e2e.REPO
     with open(os.path.join(repo, "lib/builtin/data/torch-1.13.1/profile.json"), encoding="utf-8") as f:
         builtin = json.load(f)
 

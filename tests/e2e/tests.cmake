@@ -3,7 +3,7 @@
 # when torch cannot be imported.
 set(DISPATCHCTL_E2E_PYTHON /usr/bin/python3)
 set(DISPATCHCTL_E2E_ARGS --dispatchctl $<TARGET_FILE:dispatchctl>
-                         --exporter ${PROJECT_SOURCE_DIR}/tools/dispatchctl-export.py)
+                         --exporter ${DISPATCHCTL_EXPORTER_SCRIPT})
 
 # Export the whole live registry (plus custom ops registered from Python) and
 # compare torch-table / torch-state of every operator with the live PyTorch.
@@ -53,3 +53,10 @@ add_test(NAME e2e_export_cli_live
          COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_export_cli_live.py
                  ${DISPATCHCTL_E2E_ARGS} --workdir ${CMAKE_CURRENT_BINARY_DIR}/e2e_export_cli_live)
 set_tests_properties(e2e_export_cli_live PROPERTIES TIMEOUT 600)
+
+# The exporter's modules inline into one script without clashing names, and
+# its source form runs like the built one (no torch needed).
+add_test(NAME exporter_modules
+         COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_exporter_modules.py
+                 --source ${PROJECT_SOURCE_DIR}/tools/dispatchctl-export.py
+                 --built ${DISPATCHCTL_EXPORTER_SCRIPT})
