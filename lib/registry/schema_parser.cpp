@@ -1,66 +1,29 @@
 #include "registry/schema_parser.h"
 
-#include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
 #include <tuple>
-#include <cstdlib>
 
-#include "registry/schema_lexer.h"
+#include "registry/schema_parser_cursor.h"
+#include "registry/schema_parser_defaults.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
 namespace {
 
-using schema_lexer::kind_text;
-using schema_lexer::Tok;
-using schema_lexer::Token;
+using schema_parsing::base_type_names;
+using schema_parsing::is_base_type;
+using schema_parsing::parse_default_value;
+using schema_parsing::Tok;
+using schema_parsing::Token;
+using schema_parsing::TokenCursor;
 
-// ---- parser -------------------------------------------------------------------
-
-// Base type names (schema_type_parser.cpp's type_map) and the kind each one's
-// default value is parsed as (parseDefaultValue switches on the "fake" type:
-// ScalarType, Layout, MemoryFormat and SymInt are ints there).
-enum class DefaultKind { NoneOnly, Int, Float, Bool, Complex, Number, String, Device, Unsupported };
-struct BaseType {
-  std::string_view name;
-  DefaultKind kind;
-};
-constexpr std::array<BaseType, 28> k_base_types = {{
-    {"Tensor", DefaultKind::NoneOnly},      {"Generator", DefaultKind::NoneOnly},
-    {"Quantizer", DefaultKind::NoneOnly},   {"Dimname", DefaultKind::String},
-    {"ScalarType", DefaultKind::Int},       {"Layout", DefaultKind::Int},
-    {"MemoryFormat", DefaultKind::Int},     {"Storage", DefaultKind::Unsupported},
-    {"QScheme", DefaultKind::Unsupported},  {"ConstQuantizerPtr", DefaultKind::Int},
-    {"Device", DefaultKind::Device},        {"DeviceIndex", DefaultKind::Int},
-    {"Stream", DefaultKind::Unsupported},   {"Scalar", DefaultKind::Number},
-    {"str", DefaultKind::String},           {"float", DefaultKind::Float},
-    {"complex", DefaultKind::Complex},      {"int", DefaultKind::Int},
-    {"SymInt", DefaultKind::Int},           {"bool", DefaultKind::Bool},
-    {"None", DefaultKind::Unsupported},     {"NoneType", DefaultKind::Unsupported},
-    {"Capsule", DefaultKind::Unsupported},  {"Any", DefaultKind::Unsupported},
-    {"AnyClassType", DefaultKind::Unsupported}, {"AnyEnumType", DefaultKind::Unsupported},
-    {"SymFloat", DefaultKind::Float},       {"SymBool", DefaultKind::Bool},
-}};
-
-const BaseType* find_base(std::string_view name) {
-  for (const auto& b : k_base_types)
-    if (b.name == name) return &b;
-  return nullptr;
-}
-
-// Identifiers a ScalarType default may name (c10::getStringToDtypeMap) besides
-// the historical float/long/complex.
-constexpr std::array<std::string_view, 24> k_dtype_names = {
-    "float32", "float64", "double", "float16", "half", "bfloat16", "complex32", "chalf",
-    "complex64", "cfloat", "complex128", "cdouble", "uint8", "int8", "int16", "short",
-    "int32", "int", "int64", "bool", "float8_e4m3fn", "float8_e5m2", "uint16", "uint32"};
-
-class Parser {
+// Reads a schema as function_schema_parser.cpp does: the name, then arguments
+// and returns, each a type (schema_type_parser.cpp), an alias annotation, a
+// name and a default (schema_parser_defaults.cpp).
+class Parser : TokenCursor {
  public:
-  Parser(std::string_view text, const SchemaParseOptions& options)
-      : text_(text), tokens_(schema_lexer::tokenize(text)), options_(options) {}
+  Parser(std::string_view text, const SchemaParseOptions& options) : TokenCursor(text), options_(options) {}
 
   FunctionSchema parse() {
     FunctionSchema schema;
@@ -103,45 +66,6 @@ class Parser {
   }
 
  private:
-  const Token& cur() const { return tokens_[pos_]; }
-  const Token& lookahead() const { return tokens_[std::min(pos_ + 1, tokens_.size() - 1)]; }
-  const Token& next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
-  bool is_char(char c) const { return cur().kind == Tok::Char && cur().text[0] == c; }
-  bool is_ident(std::string_view word) const { return cur().kind == Tok::Ident && cur().text == word; }
-  bool next_if(char c) { return is_char(c) ? (next(), true) : false; }
-  bool next_if(Tok kind) { return cur().kind == kind ? (next(), true) : false; }
-
-  [[noreturn]] void fail(const Token& at, std::string message, std::string fix = "") const {
-    throw SchemaError{at.offset, std::move(message), std::move(fix)};
-  }
-  [[noreturn]] void fail_expected(std::string expected) const {
-    std::string fix;
-    if (cur().kind == Tok::Keyword && expected == "ident") fix = "'" + std::string(cur().text) + "' is a Python keyword; rename it";
-    fail(cur(), "expected " + expected + " but found '" + kind_text(cur()) + "' here", fix);
-  }
-  const Token& expect(char c) {
-    if (!is_char(c)) fail_expected(std::string(1, c));
-    return next();
-  }
-  const Token& expect(Tok kind) {
-    if (cur().kind != kind) fail_expected(kind_text(Token{kind, {}, 0}));
-    return next();
-  }
-  const Token& expect_keyword(std::string_view word) {
-    if (cur().kind != Tok::Keyword || cur().text != word) fail_expected(std::string(word));
-    return next();
-  }
-
-  template <typename F>
-  void parse_list(char begin, char sep, char end, F&& each) {
-    if (begin) expect(begin);
-    if (!end || !is_char(end)) {
-      do each();
-      while (next_if(sep));
-    }
-    if (end) expect(end);
-  }
-
   void parse_name(FunctionSchema& schema) {
     schema.name = std::string(expect(Tok::Ident).text);
     if (next_if(':')) {
@@ -169,7 +93,7 @@ class Parser {
       next_if('!');
       if (next_if(Tok::Arrow)) sets();
       const size_t end = expect(')').offset;
-      return std::string(text_.substr(start + 1, end - start - 1));
+      return std::string(text().substr(start + 1, end - start - 1));
     }
     if (next_if('!')) return "!";
     return "";
@@ -189,7 +113,7 @@ class Parser {
     if (tok.kind == Tok::Keyword && (tok.text == "None" || tok.text == "NoneType")) next();
     else expect(Tok::Ident);
     const std::string name(tok.text);
-    if (find_base(name)) return {SchemaType::Kind::Named, name, {}};
+    if (is_base_type(name)) return {SchemaType::Kind::Named, name, {}};
     if (allow_typevars_ && std::islower(static_cast<unsigned char>(name[0])))
       return {SchemaType::Kind::TypeVar, name, {}};
     if (name == "double")
@@ -198,9 +122,7 @@ class Parser {
     if (name == "int64_t")
       fail(tok, "Use `SymInt` or `int` instead of `int64_t` in an operator's schema string. `SymInt` corresponds "
                 "to c10::SymInt in C++ while `int` in schema corresponds to the int64_t type in C++.", "write int");
-    std::vector<std::string_view> names;
-    for (const auto& b : k_base_types) names.push_back(b.name);
-    auto match = closest_match(name, names);
+    auto match = closest_match(name, base_type_names());
     std::string fix = match ? "did you mean '" + *match + "'?" : "common types: Tensor, SymInt, int, float, bool, Scalar";
     if (std::islower(static_cast<unsigned char>(name[0])) && !match)
       fix += " (lower-case type variables like 't' are allowed only in aten:: and prim:: schemas)";
@@ -289,107 +211,13 @@ class Parser {
     a.kwarg_only = kwarg_only;
     if (next_if('=')) {
       const size_t start = cur().offset;
-      parse_default(a.type, a.size);
-      a.default_value = std::string(text_.substr(start, cur().offset - start));
+      parse_default_value(*this, a.type, a.size);
+      a.default_value = std::string(text().substr(start, cur().offset - start));
       while (!a.default_value->empty() && a.default_value->back() == ' ') a.default_value->pop_back();
     }
     return a;
   }
 
-  static DefaultKind kind_of(const SchemaType& t) {
-    switch (t.kind) {
-      case SchemaType::Kind::Named: return find_base(t.name)->kind;
-      case SchemaType::Kind::Optional: return DefaultKind::Number;  // parseSingleConstant, any constant
-      default: return DefaultKind::Unsupported;
-    }
-  }
-
-  static bool possibly_scalar_type(const SchemaType& t) {
-    if (t.kind == SchemaType::Kind::Named) return t.name == "ScalarType";
-    return t.kind == SchemaType::Kind::Optional && possibly_scalar_type(t.contained[0]);
-  }
-
-  // parseSingleConstant: returns the constant's kind as PyTorch's IValue would hold it.
-  DefaultKind parse_single(DefaultKind kind, const SchemaType& real) {
-    const Token& tok = cur();
-    if (tok.kind == Tok::Keyword && (tok.text == "True" || tok.text == "False")) return next(), DefaultKind::Bool;
-    if (tok.kind == Tok::Keyword && tok.text == "None") return next(), DefaultKind::NoneOnly;
-    if (tok.kind == Tok::String) return next(), DefaultKind::String;
-    if (tok.kind == Tok::Ident) {
-      next();
-      for (auto word : {"float", "complex", "long", "strided", "Mean", "contiguous_format"})
-        if (tok.text == word) return DefaultKind::Int;
-      if (possibly_scalar_type(real) &&
-          std::find(k_dtype_names.begin(), k_dtype_names.end(), tok.text) != k_dtype_names.end())
-        return DefaultKind::Int;
-      fail(tok, "invalid numeric default value",
-           "use a number, True, False, None, a string, or one of float, long, strided, Mean, contiguous_format");
-    }
-    const bool negative = next_if('-');
-    const Token& n = expect(Tok::Number);
-    std::string number(n.text);
-    if (negative) number.insert(number.begin(), '-');
-    if (kind == DefaultKind::Complex || number.find('j') != std::string::npos) return DefaultKind::Complex;
-    if (kind == DefaultKind::Float || number.find_first_of(".eE") != std::string::npos) return DefaultKind::Float;
-    errno = 0;
-    (void)std::strtoll(number.c_str(), nullptr, 10);
-    if (errno == ERANGE) fail(n, "default value " + number + " does not fit in int64");
-    return DefaultKind::Int;
-  }
-
-  // convertToList: every element must already be of the list's kind (PyTorch
-  // asserts, e.g. "isInt() INTERNAL ASSERT FAILED", on a 1.5 in an int[]).
-  void check_list_elements(const Token& at, DefaultKind element, const std::vector<DefaultKind>& values) {
-    if (element != DefaultKind::Int && element != DefaultKind::Float && element != DefaultKind::Bool &&
-        element != DefaultKind::Complex)
-      fail(at, "lists are only supported for float, int and complex types", "use None");
-    for (DefaultKind v : values) {
-      const bool ok = v == element || (element == DefaultKind::Complex && v != DefaultKind::Bool &&
-                                       v != DefaultKind::String && v != DefaultKind::NoneOnly);
-      if (!ok) {
-        const char* name = element == DefaultKind::Int ? "int" : element == DefaultKind::Float ? "float"
-                           : element == DefaultKind::Bool ? "bool" : "complex";
-        fail(at, std::string("a list default of this type holds ") + name + " values only",
-             std::string("write every element as ") + name);
-      }
-    }
-  }
-
-  void parse_default(const SchemaType& type, std::optional<int> size) {
-    const Token& at = cur();
-    const DefaultKind kind = kind_of(type);
-    if (type.kind == SchemaType::Kind::List) {
-      const SchemaType& element = type.contained[0];
-      const DefaultKind element_kind = kind_of(element);
-      if (cur().kind == Tok::Ident) {
-        expect_keyword("None");  // PyTorch's parseTensorDefault
-      } else if (size && !is_char('[')) {
-        check_list_elements(at, element_kind, {parse_single(element_kind, element)});
-      } else {
-        std::vector<DefaultKind> values;
-        expect('[');
-        if (!is_char(']')) {
-          do values.push_back(parse_single(element_kind, element));
-          while (next_if(','));
-        }
-        expect(']');
-        check_list_elements(at, element_kind, values);
-      }
-      return;
-    }
-    switch (kind) {
-      case DefaultKind::NoneOnly: expect_keyword("None"); return;
-      case DefaultKind::Device: {
-        const Token& s = expect(Tok::String);
-        const auto device = s.text.substr(1, s.text.size() - 2);
-        if (device.empty() || !std::islower(static_cast<unsigned char>(device[0])))
-          fail(s, "invalid device string '" + std::string(device) + "'", "e.g. 'cpu' or 'cuda:0'");
-        return;
-      }
-      case DefaultKind::Unsupported: fail(at, "unexpected type, file a bug report", "this type takes no default");
-      default: parse_single(kind, type);
-    }
-  }
 
   // FunctionSchema::checkSchema: a positional argument without a default may
   // not follow one with a default (lists excepted, for backward compatibility).
@@ -404,9 +232,6 @@ class Parser {
     }
   }
 
-  std::string_view text_;
-  std::vector<Token> tokens_;
-  size_t pos_ = 0;
   SchemaParseOptions options_;
   bool allow_typevars_ = false;
 };
