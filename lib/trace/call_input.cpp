@@ -5,6 +5,7 @@
 
 #include "registry/key_lookup.h"
 #include "util/errors.h"
+#include "util/split_list.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -21,17 +22,6 @@ std::vector<std::string_view> views(const std::vector<std::string>& words) {
   return {words.begin(), words.end()};
 }
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  size_t pos = 0;
-  while (true) {
-    const size_t end = text.find(sep, pos);
-    out.push_back(text.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
-    if (end == std::string::npos) return out;
-    pos = end + 1;
-  }
-}
-
 KeySet set_of_names(const Catalogue& cat, const std::vector<std::string_view>& names) {
   KeySet s;
   for (auto n : names) s = s | cat.bit(require_key(cat, n, "release table"));
@@ -39,9 +29,9 @@ KeySet set_of_names(const Catalogue& cat, const std::vector<std::string_view>& n
 }
 
 TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
-  const auto parts = split(spec, ':');
-  const auto& presets = cat.spec().tensor_presets;
   const std::string where = "--tensor " + spec;
+  const auto parts = split_list(spec, where, ':');
+  const auto& presets = cat.spec().tensor_presets;
   auto it = std::find_if(presets.begin(), presets.end(),
                          [&](const auto& p) { return p.first == lower(parts[0]); });
   if (it == presets.end())
@@ -78,8 +68,8 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
 
 TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {
   KeySet keys;
-  for (const auto& name : split(list, ',')) {
-    if (name.empty()) continue;
+  // `--keyset ''` is a tensor without keys (PyTorch's undefined tensor has none).
+  for (const auto& name : split_list(list, "--keyset " + list, ',', EmptyItems::Skip)) {
     const Key k = require_key(cat, name, "--keyset " + list);
     if (cat.is_alias(k))
       throw InputError("--keyset " + list + ": '" + name +

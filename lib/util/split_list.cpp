@@ -12,23 +12,27 @@ std::string_view trimmed(std::string_view text) {
 }
 }  // namespace
 
-std::vector<std::string> split_list(std::string_view list, std::string_view what) {
+std::vector<std::string> split_list(std::string_view list, std::string_view what, char separator,
+                                    EmptyItems empty) {
   std::vector<std::string> items;
   size_t number = 1;
   for (size_t start = 0;; ++number) {
-    const size_t comma = std::min(list.find(',', start), list.size());
-    const std::string_view item = trimmed(list.substr(start, comma - start));
-    const bool last = comma == list.size();
+    const size_t end = std::min(list.find(separator, start), list.size());
+    const std::string_view item = trimmed(list.substr(start, end - start));
+    const bool last = end == list.size();
     if (!item.empty()) {
       items.emplace_back(item);
-    } else if (!last || items.empty()) {
+    } else if (empty == EmptyItems::Refuse && (!last || items.empty())) {
+      const std::string separated_by =
+          separator == ',' ? "single commas, e.g. A,B"
+                           : std::string("single '") + separator + "', e.g. A" + separator + "B";
       throw InputError(std::string(what) + ": " +
                        (trimmed(list).empty() ? "empty list" : "item " + std::to_string(number) + " of '" +
                                                                    std::string(list) + "' is empty") +
-                       "; give names separated by single commas, e.g. A,B");
+                       "; give names separated by " + separated_by);
     }
     if (last) break;
-    start = comma + 1;
+    start = end + 1;
   }
   return items;
 }

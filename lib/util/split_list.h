@@ -1,5 +1,6 @@
-// The one reader of comma-separated option values (--build-backends CPU,CUDA,
-// -m 'python?import=torchvision,mylib').
+// The one reader of separated option values (--build-backends CPU,CUDA,
+// -m 'python?import=torchvision,mylib', --keyset CPU,AutogradCPU,
+// --tensor cpu:conj).
 #pragma once
 
 #include <string>
@@ -12,6 +13,11 @@ namespace dispatchctl {
 // trailing comma is allowed (lists written by scripts end in one). An empty
 // list, or an empty item elsewhere ("CPU,,CUDA"), is an InputError that
 // starts with `what` (the option, e.g. "--build-backends") and names the item.
-std::vector<std::string> split_list(std::string_view list, std::string_view what);
+// `separator` replaces the comma (--tensor cpu:conj:neg). EmptyItems::Skip
+// drops empty items instead, and an empty list is then no items: --keyset ''
+// is a tensor without keys, as PyTorch's undefined tensor is.
+enum class EmptyItems { Refuse, Skip };
+std::vector<std::string> split_list(std::string_view list, std::string_view what, char separator = ',',
+                                    EmptyItems empty = EmptyItems::Refuse);
 
 }  // namespace dispatchctl

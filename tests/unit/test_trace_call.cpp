@@ -366,4 +366,22 @@ TEST_CASE("trace: bad call input is an InputError with a did-you-mean") {
   CHECK_THROWS_AS(make_call_setup(cat, o), InputError);
 }
 
+TEST_CASE("trace: --tensor and --keyset lists are read by split_list") {
+  const Catalogue& cat = *Catalogue::for_version("2.14");
+  auto keys_of = [&](std::vector<std::string> tensors, std::vector<std::string> keysets) {
+    CallOptions o;
+    o.tensors = std::move(tensors);
+    o.keysets = std::move(keysets);
+    return cat.format(make_call_setup(cat, o).arguments.at(0).keys);
+  };
+  CHECK_THROWS_WITH_AS(keys_of({"cpu::conj"}, {}),
+                       "--tensor cpu::conj: item 2 of 'cpu::conj' is empty; give names separated by single ':', "
+                       "e.g. A:B",
+                       InputError);
+  CHECK(keys_of({"cpu: conj"}, {}) == keys_of({"cpu:conj"}, {}));
+  // Empty items are skipped (as before split_list), spaces trimmed (as in every list option).
+  CHECK(keys_of({}, {"CPU,, AutogradCPU,"}) == "DispatchKeySet(CPU, AutogradCPU)");
+  CHECK(keys_of({}, {""}) == "DispatchKeySet()");
+}
+
 }  // namespace dispatchctl

@@ -1,4 +1,4 @@
-// The one reader of comma-separated option values.
+// The one reader of separated option values.
 #include <doctest/doctest.h>
 
 #include "util/errors.h"
@@ -35,4 +35,19 @@ TEST_CASE("split_list: empty items and empty lists are bad input naming the opti
   CHECK_THROWS_WITH_AS(split_list(" , ", "--x"),
                        "--x: item 1 of ' , ' is empty; give names separated by single commas, e.g. A,B",
                        InputError);
+}
+
+TEST_CASE("split_list: another separator, named in the error") {
+  CHECK(split_list("cpu:conj: neg", "--tensor cpu:conj: neg", ':') == Names{"cpu", "conj", "neg"});
+  CHECK(split_list("cpu,conj", "--x", ':') == Names{"cpu,conj"});
+  CHECK_THROWS_WITH_AS(split_list("cpu::conj", "--tensor cpu::conj", ':'),
+                       "--tensor cpu::conj: item 2 of 'cpu::conj' is empty; give names separated by single ':', "
+                       "e.g. A:B",
+                       InputError);
+}
+
+TEST_CASE("split_list: EmptyItems::Skip drops empty items, and an empty list is no items") {
+  CHECK(split_list("CPU,,AutogradCPU,", "--keyset", ',', EmptyItems::Skip) == Names{"CPU", "AutogradCPU"});
+  CHECK(split_list(",", "--keyset", ',', EmptyItems::Skip).empty());
+  CHECK(split_list("", "--keyset", ',', EmptyItems::Skip).empty());
 }
