@@ -6,6 +6,7 @@
 #include "query/predicates.h"
 #include "util/errors.h"
 #include "util/suggest.h"
+#include "util/typed_name.h"
 
 namespace dispatchctl {
 
@@ -14,12 +15,6 @@ namespace {
 constexpr Alias k_alias_order[] = {
     Alias::CompositeExplicitAutogradNonFunctional, Alias::CompositeExplicitAutograd,
     Alias::CompositeImplicitAutogradNestedTensor, Alias::CompositeImplicitAutograd};
-
-std::string lower(std::string_view s) {
-  std::string out;
-  for (char c : s) out += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(c));
-  return out;
-}
 
 // "CEANF" for CompositeExplicitAutogradNonFunctional: the capitals of a name.
 std::string initials(std::string_view name) {
@@ -137,11 +132,11 @@ KeyReport key_report(const Registry& registry, Key k, const std::vector<const Op
 
 std::vector<std::string> resolve_group(const Catalogue& cat, Key k, const std::string& name) {
   const auto ids = outcome_group_ids(cat, k);
-  const std::string wanted = lower(name);
+  const std::string wanted = id_form(name);
   if (wanted == "all") return ids;
   std::vector<std::string> out;
   for (const auto& id : ids)
-    if (lower(id) == wanted || lower(initials(id)) == wanted) return {id};
+    if (id_form(id) == wanted || id_form(initials(id)) == wanted) return {id};
   if (!cat.is_alias(k)) {
     // Tag words: "math kernel" -> CompositeImplicitAutograd, "backend fallback" -> both fallback groups.
     for (const auto& id : ids) {

@@ -1,12 +1,12 @@
 #include "query/predicates.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "explain/kernel_kind.h"
 #include "query/op_select.h"
 #include "util/errors.h"
 #include "util/suggest.h"
+#include "util/typed_name.h"
 
 #if __has_include("live/live_table.h")
 #include "live/live_table.h"
@@ -138,8 +138,7 @@ std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, 
 }
 
 std::string require_tag(std::string_view text) {
-  std::string wanted;
-  for (char c : text) wanted += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(c));
+  const std::string wanted = id_form(text);
   std::vector<std::string_view> ids;
   for (Rule r : k_all_rules) {
     if (tag_id(r) == wanted) return wanted;

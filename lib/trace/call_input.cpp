@@ -1,22 +1,16 @@
 #include "trace/call_input.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "registry/key_lookup.h"
 #include "util/errors.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
+#include "util/typed_name.h"
 
 namespace dispatchctl {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::vector<std::string_view> views(const std::vector<std::string>& words) {
   return {words.begin(), words.end()};
@@ -33,13 +27,13 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   const auto parts = split_list(spec, where, ':');
   const auto& presets = cat.spec().tensor_presets;
   auto it = std::find_if(presets.begin(), presets.end(),
-                         [&](const auto& p) { return p.first == lower(parts[0]); });
+                         [&](const auto& p) { return p.first == lowercase(parts[0]); });
   if (it == presets.end())
     // A profile holds the presets its release could make or infer (an export
     // from a build without nested tensors has no nested_cpu).
     throw InputError(where + ": the release profile of PyTorch " + std::string(cat.version()) + " (" +
                      std::string(cat.spec().source) + ") has no tensor preset '" + parts[0] + "'" +
-                     did_you_mean(lower(parts[0]), views(tensor_preset_names(cat))) +
+                     did_you_mean(lowercase(parts[0]), views(tensor_preset_names(cat))) +
                      "; its presets: " + [&] {
                        std::string all;
                        for (const auto& n : tensor_preset_names(cat)) all += (all.empty() ? "" : ", ") + n;
@@ -48,7 +42,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   KeySet keys = set_of_names(cat, it->second);
   bool inferred = cat.spec().preset_inferred(it->first);
   for (size_t i = 1; i < parts.size(); ++i) {
-    const std::string m = lower(parts[i]);
+    const std::string m = lowercase(parts[i]);
     if (m == "requires_grad") continue;  // changes no key set
     if (m == "inference") {
       keys = cat.minus(keys, set_of_names(cat, cat.spec().inference_tensor_removed));
@@ -114,12 +108,12 @@ CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
   for (const auto& device : options.autocast) {
     const auto& table = spec.autocast_key_of_backend;
     auto it = std::find_if(table.begin(), table.end(),
-                           [&](const auto& p) { return lower(p.first) == lower(device); });
+                           [&](const auto& p) { return lowercase(p.first) == lowercase(device); });
     if (it == table.end()) {
       std::vector<std::string> devices;
-      for (const auto& p : table) devices.push_back(lower(p.first));
+      for (const auto& p : table) devices.push_back(lowercase(p.first));
       throw InputError("--autocast " + device + ": PyTorch " + std::string(cat.version()) +
-                       " has no Autocast key for this device" + did_you_mean(lower(device), views(devices)) +
+                       " has no Autocast key for this device" + did_you_mean(lowercase(device), views(devices)) +
                        "; devices with one: " + [&] {
                          std::string all;
                          for (const auto& d : devices) all += (all.empty() ? "" : ", ") + d;
@@ -128,7 +122,7 @@ CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
     }
     const Key k = require_key(cat, it->second, "release table");
     setup.tls_excluded = cat.minus(setup.tls_excluded, cat.bit(k));
-    setup.tls_steps.push_back("torch.autocast(\"" + lower(device) + "\"): " + cat.name(k) +
+    setup.tls_steps.push_back("torch.autocast(\"" + lowercase(device) + "\"): " + cat.name(k) +
                               " leaves excluded");
   }
   for (const auto& name : options.tls_include) {
