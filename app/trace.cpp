@@ -5,6 +5,7 @@
 #include "render/trace_render.h"
 #include "trace/trace.h"
 #include "util/errors.h"
+#include "util/join.h"
 
 namespace dispatchctl::cli {
 
@@ -56,8 +57,7 @@ void check_tensor_count(const Operator& op, size_t given) {
   if (!schema) return;
   const TensorArity arity = tensor_arity(*schema);
   if (given >= arity.min && (!arity.max || given <= *arity.max)) return;
-  std::string names;
-  for (const auto& n : arity.names) names += (names.empty() ? "" : ", ") + n;
+  const std::string names = join(arity.names);
   const std::string wanted = !arity.max ? "at least " + std::to_string(arity.min)
                              : arity.min == *arity.max ? std::to_string(arity.min)
                                                        : std::to_string(arity.min) + " to " + std::to_string(*arity.max);

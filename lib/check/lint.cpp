@@ -4,6 +4,7 @@
 
 #include "render/key_summary.h"
 #include "table/table.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -20,9 +21,7 @@ Finding make(std::string_view rule, const Operator& op, const Origin& origin, st
 }
 
 std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
-  std::string out;
-  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
-  return out;
+  return join(keys, ", ", [&](Key k) { return cat.name(k); });
 }
 
 // The registration a finding about the whole operator points at: its

@@ -7,6 +7,7 @@
 #include "explain/fixes.h"
 #include "query/predicates.h"
 #include "render/torch_text.h"
+#include "util/join.h"
 
 #if __has_include("live/live_table.h")
 #include "live/live_table.h"
@@ -30,9 +31,7 @@ Status status_of(Explanation::Outcome outcome) {
 }
 
 std::string key_list(const Catalogue& cat, const std::vector<Key>& keys) {
-  std::string out;
-  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
-  return out;
+  return join(keys, ", ", [&](Key k) { return cat.name(k); });
 }
 
 // Step 6 blocked: say which of the two terms of has_backend_kernel (§3.2 step 4) did it.

@@ -5,6 +5,7 @@
 
 #include "query/predicates.h"
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/suggest.h"
 #include "util/typed_name.h"
 
@@ -155,8 +156,7 @@ std::vector<std::string> resolve_group(const Catalogue& cat, Key k, const std::s
   }
   if (!out.empty()) return out;
   std::vector<std::string_view> names(ids.begin(), ids.end());
-  std::string list;
-  for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
+  const std::string list = join(ids);
   std::string hint = did_you_mean(name, names);
   throw InputError("--list: '" + name + "' is not an outcome group of " + cat.name(k) +
                    (hint.empty() ? "; use one of " + list + ", or all" : hint));

@@ -5,6 +5,7 @@
 #include "explain/kernel_kind.h"
 #include "query/op_select.h"
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/suggest.h"
 #include "util/typed_name.h"
 
@@ -144,8 +145,7 @@ std::string require_tag(std::string_view text) {
     if (tag_id(r) == wanted) return wanted;
     if (std::find(ids.begin(), ids.end(), tag_id(r)) == ids.end()) ids.push_back(tag_id(r));
   }
-  std::string list;
-  for (auto id : ids) list += (list.empty() ? "" : ", ") + std::string(id);
+  const std::string list = join(ids);
   std::string hint = did_you_mean(wanted, ids);
   throw InputError("--tag: '" + std::string(text) + "' is not a table tag" +
                    (hint.empty() ? "; use one of " + list : hint));

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
 
@@ -129,10 +130,8 @@ std::set<std::string> parse_build_backends(const std::string& list, const std::s
   for (const auto& [name, keys] : rules.backend_keys) known.push_back(name);
   for (const std::string& name : split_list(list, "--build-backends")) {
     if (!rules.backend_keys.count(name)) {
-      std::string names;
-      for (auto k : known) names += (names.empty() ? "" : ", ") + std::string(k);
       throw InputError("--build-backends: unknown backend '" + name + "'" + did_you_mean(name, known) +
-                       " (known: " + names + ")");
+                       " (known: " + join(known) + ")");
     }
     backends.insert(name);
   }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/suggest.h"
 
 namespace dispatchctl::torchgen {
@@ -113,10 +114,8 @@ std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const
     bool known = false;
     for (auto v : k_valid_keys) known = known || v == key;
     if (!known) {
-      std::string list;
-      for (auto v : k_valid_keys) list += (list.empty() ? "" : ", ") + std::string(v);
       fail(source.path, line_of(kv.first), "contains unexpected keys: " + key + did_you_mean(key, k_valid_keys) +
-                                               " Only the following keys are supported: " + list);
+                                               " Only the following keys are supported: " + join(k_valid_keys));
     }
   }
   const YAML::Node backend_node = root["backend"];

@@ -4,6 +4,7 @@
 #include "torchgen/release_rules.h"
 
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
 
@@ -126,9 +127,7 @@ const ReleaseRules* rules_for_release(std::string_view version) {
 }
 
 std::string supported_rule_releases() {
-  std::string out;
-  for (const auto& r : all_rules()) out += (out.empty() ? "" : ", ") + r.version + ".x";
-  return out;
+  return join(all_rules(), ", ", [](const auto& r) { return r.version + ".x"; });
 }
 
 }  // namespace dispatchctl::torchgen

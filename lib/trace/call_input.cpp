@@ -4,6 +4,7 @@
 
 #include "registry/key_lookup.h"
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
 #include "util/typed_name.h"
@@ -34,11 +35,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
     throw InputError(where + ": the release profile of PyTorch " + std::string(cat.version()) + " (" +
                      std::string(cat.spec().source) + ") has no tensor preset '" + parts[0] + "'" +
                      did_you_mean(lowercase(parts[0]), views(tensor_preset_names(cat))) +
-                     "; its presets: " + [&] {
-                       std::string all;
-                       for (const auto& n : tensor_preset_names(cat)) all += (all.empty() ? "" : ", ") + n;
-                       return all;
-                     }() + " (or give the key set: --keyset K1,K2)");
+                     "; its presets: " + join(tensor_preset_names(cat)) + " (or give the key set: --keyset K1,K2)");
   KeySet keys = set_of_names(cat, it->second);
   bool inferred = cat.spec().preset_inferred(it->first);
   for (size_t i = 1; i < parts.size(); ++i) {
@@ -114,11 +111,7 @@ CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
       for (const auto& p : table) devices.push_back(lowercase(p.first));
       throw InputError("--autocast " + device + ": PyTorch " + std::string(cat.version()) +
                        " has no Autocast key for this device" + did_you_mean(lowercase(device), views(devices)) +
-                       "; devices with one: " + [&] {
-                         std::string all;
-                         for (const auto& d : devices) all += (all.empty() ? "" : ", ") + d;
-                         return all;
-                       }());
+                       "; devices with one: " + join(devices));
     }
     const Key k = require_key(cat, it->second, "release table");
     setup.tls_excluded = cat.minus(setup.tls_excluded, cat.bit(k));

@@ -1,6 +1,7 @@
 #include "util/json_object_reader.h"
 
 #include "util/errors.h"
+#include "util/join.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -21,11 +22,6 @@ std::string json_type_name(const nlohmann::ordered_json& v) {
 }
 
 namespace {
-std::string join(const std::vector<std::string_view>& words) {
-  std::string out;
-  for (auto w : words) out += (out.empty() ? "" : ", ") + std::string(w);
-  return out;
-}
 }  // namespace
 
 ObjectReader::ObjectReader(const json& object, std::string source, std::string pointer,
