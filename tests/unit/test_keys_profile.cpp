@@ -15,12 +15,7 @@ nlohmann::ordered_json keys_json(const std::string& version) {
   return parse_json_or_throw(test::read_test_data("torch-" + version + "/keys.json"), "keys.json");
 }
 std::string error_of(const nlohmann::ordered_json& profile) {
-  try {
-    (void)Catalogue::intern(read_release_profile(profile, "p.json", "", "2.14.1"));
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error_of([&] { (void)Catalogue::intern(read_release_profile(profile, "p.json", "", "2.14.1")); });
 }
 }  // namespace
 

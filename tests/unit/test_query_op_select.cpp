@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "query/op_select.h"
+#include "test_support.h"
 #include "util/errors.h"
 #include "util/suggest.h"
 
@@ -14,12 +15,7 @@ std::vector<std::string> names_of(const std::vector<const Operator*>& ops) {
   return out;
 }
 std::string error_of(const Registry& reg, const std::string& pattern) {
-  try {
-    (void)select_operators(reg, {pattern});
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return test::input_error_of([&] { (void)select_operators(reg, {pattern}); });
 }
 }  // namespace
 

@@ -41,12 +41,7 @@ std::unique_ptr<Registry> registry_from_json(const std::string& json_text) {
 }
 
 std::string load_error(const std::string& json_text) {
-  try {
-    registry_from_json(json_text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return input_error_of([&] { registry_from_json(json_text); });
 }
 
 }  // namespace dispatchctl::test

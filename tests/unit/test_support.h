@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "registry/registry.h"
+#include "util/errors.h"
 
 namespace dispatchctl::test {
 
@@ -18,5 +19,16 @@ std::map<std::string, std::string> split_blocks(const std::string& text);
 std::unique_ptr<Registry> registry_from_json(const std::string& json_text);
 // The InputError text loading that manifest gives, or "(no error)".
 std::string load_error(const std::string& json_text);
+
+// The InputError text `run()` throws, or "(no error)".
+template <typename Run>
+std::string input_error_of(Run&& run) {
+  try {
+    run();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
 
 }  // namespace dispatchctl::test

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "registry/sources.h"
+#include "test_support.h"
 #include "torchgen/backend_yaml.h"
 #include "util/errors.h"
 
@@ -17,12 +18,7 @@ std::vector<PredictedRegistration> parse(const std::string& text) {
 }
 
 std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return test::input_error_of([&] { parse(text); });
 }
 
 }  // namespace
