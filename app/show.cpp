@@ -51,7 +51,6 @@ struct ShowCommand {
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
     std::vector<Row> rows;
-    std::string out;
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
@@ -63,38 +62,37 @@ struct ShowCommand {
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         doc["operators"].push_back(std::move(j));
       }
-      out = doc.dump(2) + "\n";
+      write_stdout(doc.dump(2) + "\n");
     } else {
-      // Operator by operator into one buffer, handed to stdout a megabyte at
-      // a time: memory stays flat however many tables are printed.
-      constexpr size_t k_flush_bytes = 1 << 20;
-      out.reserve(k_flush_bytes + (64 << 10));
+      // Operator by operator into one fixed buffer handed to stdout as it
+      // fills (render/chunked_output.h): memory stays flat and small however
+      // many tables are printed.
+      ChunkedOutput chunks([](std::string_view text) { write_stdout(text); });
+      std::string out;  // one text or state block at a time
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text")
         if (const std::string note = build_note(*reg, selected, rows); !note.empty())
-          out += wrap_words("note: " + note, 0, 2, options.width) + "\n";
+          chunks.append(wrap_words("note: " + note, 0, 2, options.width) + "\n");
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
+        out.clear();
         if (format == "text") {
           if (op != selected.front()) out += '\n';
           append_show_text(out, *reg, *op, table_of(*reg, *op, lt, rows), options);
           if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
         } else {
           if (blocks) {
-            out += "=== ";
-            out += op->name;
-            out += '\n';
+            chunks.append("=== ");
+            chunks.append(op->name);
+            chunks.append("\n");
           }
-          if (format == "torch-table") append_torch_table(out, cat, table_of(*reg, *op, lt, rows));
+          if (format == "torch-table") append_torch_table(chunks, cat, table_of(*reg, *op, lt, rows));
           else append_torch_state(out, cat, *op);
         }
-        if (out.size() > k_flush_bytes) {
-          write_stdout(out);
-          out.clear();
-        }
+        chunks.append(out);
       }
+      chunks.flush();
     }
-    write_stdout(out);
     keep_until_exit(std::move(reg));
     return 0;
   }

@@ -1,37 +1,84 @@
 #include "render/torch_text.h"
 
+#include <array>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace dispatchctl {
 
 
-// The whole job prints ~470,000 rows: size the table first, then copy into place
-// (one resize per table rather than seven appends per row).
-void append_torch_table(std::string& out, const Catalogue& cat, const std::vector<Row>& rows) {
-  constexpr std::string_view k_fallthrough = "fallthrough ";
-  size_t size = 0;
-  for (const Row& row : rows)
-    if (row.valid())  // missing rows are not printed
-      size += cat.name(row.key).size() + 2 + (row.fallthrough() ? k_fallthrough.size() : 0) + row.debug().size() + 4 +
-              tag_text(row.rule).size();
-  size_t at = out.size();
-  out.resize(at + size);
-  char* p = out.data() + at;
-  auto put = [&p](std::string_view text) {
-    std::memcpy(p, text.data(), text.size());
-    p += text.size();
-  };
+namespace {
+
+constexpr std::string_view k_fallthrough = "fallthrough ";
+constexpr int k_rules = static_cast<int>(Rule::Missing) + 1;
+
+// What a row's line is made of besides its kernel's debug text, spelled once
+// per catalogue: "KEY: " per key and " [TAG]\n" per rule.
+struct RowPieces {
+  std::vector<std::string> key_prefix;
+  std::array<std::string, k_rules> tag_suffix;
+};
+
+RowPieces build_pieces(const Catalogue& cat) {
+  RowPieces pieces;
+  for (Key k = 0; k < cat.key_count(); ++k) pieces.key_prefix.push_back(cat.name(k) + ": ");
+  for (int r = 0; r < k_rules; ++r)
+    pieces.tag_suffix[r] = " [" + std::string(tag_text(static_cast<Rule>(r))) + "]\n";
+  return pieces;
+}
+
+// Catalogues live as long as the process (as key_masks' cache assumes).
+const RowPieces& row_pieces(const Catalogue& cat) {
+  static std::mutex mutex;
+  static std::unordered_map<const Catalogue*, std::unique_ptr<RowPieces>> built;
+  std::lock_guard lock(mutex);
+  auto& slot = built[&cat];
+  if (!slot) slot = std::make_unique<RowPieces>(build_pieces(cat));
+  return *slot;
+}
+
+// `KEY: [fallthrough ]DEBUG [TAG]\n`: its length, and the line written at `p`.
+size_t row_size(const RowPieces& pieces, const Row& row) {
+  return pieces.key_prefix[row.key].size() + (row.fallthrough() ? k_fallthrough.size() : 0) + row.debug().size() +
+         pieces.tag_suffix[static_cast<int>(row.rule)].size();
+}
+
+char* put(char* p, std::string_view text) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+char* write_row(char* p, const RowPieces& pieces, const Row& row) {
+  p = put(p, pieces.key_prefix[row.key]);
+  if (row.fallthrough()) p = put(p, k_fallthrough);
+  p = put(p, row.debug());
+  return put(p, pieces.tag_suffix[static_cast<int>(row.rule)]);
+}
+
+}  // namespace
+
+// Missing rows are not printed (PyTorch prints only the valid entries).
+void append_torch_table(ChunkedOutput& out, const Catalogue& cat, const std::vector<Row>& rows) {
+  const RowPieces& pieces = row_pieces(cat);
   for (const Row& row : rows) {
     if (!row.valid()) continue;
-    put(cat.name(row.key));
-    put(": ");
-    if (row.fallthrough()) put(k_fallthrough);
-    put(row.debug());
-    put(" [");
-    put(tag_text(row.rule));
-    put("]\n");
+    out.commit(write_row(out.reserve(row_size(pieces, row)), pieces, row));
   }
+}
+
+void append_torch_table(std::string& out, const Catalogue& cat, const std::vector<Row>& rows) {
+  const RowPieces& pieces = row_pieces(cat);
+  size_t size = 0;
+  for (const Row& row : rows)
+    if (row.valid()) size += row_size(pieces, row);
+  const size_t at = out.size();
+  out.resize(at + size);
+  char* p = out.data() + at;
+  for (const Row& row : rows)
+    if (row.valid()) p = write_row(p, pieces, row);
   if (p != out.data() + out.size()) throw std::logic_error("append_torch_table: sized and written rows differ");
 }
 

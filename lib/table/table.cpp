@@ -1,5 +1,7 @@
 #include "table/table.h"
 
+#include <array>
+
 #include "table/key_masks.h"
 #include "util/log.h"
 
@@ -229,41 +231,57 @@ std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
 void compute_table(const Registry& registry, const Operator& op, std::vector<Row>& rows) {
   PhaseTimer timer("compute");
   const KeyMasks& m = key_masks(registry.catalogue());
-  std::uint8_t registered = 0;  // bit per alias rule whose alias key has kernels
+  // Per alias rule: whether its alias key has kernels, and the active one
+  // (looked up once per operator, not once per row it fills).
+  std::uint8_t registered = 0;
+  std::array<const Kernel*, 6> alias_kernel{};
   for (int i = 0; i < 6; ++i)
-    if (m.aliases[i] && op.has(*m.aliases[i])) registered |= 1u << i;
+    if (m.aliases[i] && op.has(*m.aliases[i])) {
+      registered |= 1u << i;
+      alias_kernel[i] = op.active(*m.aliases[i]);
+    }
   const bool has_cea = registered & (1u << KeyMasks::k_cea);
   const bool autogradother_kernel = intersects(op.present, m.autogradother_keys);
   rows.resize(m.rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     const RowMask& r = m.rows[i];
     Row& row = rows[i];
+    const std::uint8_t applies = r.covered & registered;
+    const bool direct = op.has(r.key);
+    if (!direct && applies == 0) {
+      // Most rows of most operators: nothing registered reaches this key.
+      const Fallback* fb = registry.fallback_for(r.key);
+      row = Row{r.key, fb ? Rule::BackendFallback : Rule::Missing, nullptr, fb, fb ? r.key : k_undefined};
+      continue;
+    }
     row = Row{};
     row.key = r.key;
-    auto fill = [&](Rule rule, Key provider) {
+    auto fill = [&](Rule rule, int alias_rule) {
       row.rule = rule;
-      row.provider = provider;
-      row.kernel = op.active(provider);
+      row.provider = *m.aliases[alias_rule];
+      row.kernel = alias_kernel[alias_rule];
     };
-    auto applies = [&](int alias_rule) { return (r.covered & registered) >> alias_rule & 1; };
-    if (op.has(r.key)) {
-      fill(Rule::Direct, r.key);
-    } else if (applies(KeyMasks::k_ceanf)) {
-      fill(Rule::CompositeExplicitAutogradNonFunctional, *m.aliases[KeyMasks::k_ceanf]);
-    } else if (applies(KeyMasks::k_cea)) {
-      fill(Rule::CompositeExplicitAutograd, *m.aliases[KeyMasks::k_cea]);
-    } else if (applies(KeyMasks::k_nested)) {
-      fill(Rule::CompositeImplicitAutogradNestedTensor, *m.aliases[KeyMasks::k_nested]);
-    } else if (applies(KeyMasks::k_cia) && r.autograd_other && autogradother_kernel) {
+    auto rule_applies = [applies](int alias_rule) { return (applies >> alias_rule) & 1; };
+    if (direct) {
+      row.rule = Rule::Direct;
+      row.provider = r.key;
+      row.kernel = op.active(r.key);
+    } else if (rule_applies(KeyMasks::k_ceanf)) {
+      fill(Rule::CompositeExplicitAutogradNonFunctional, KeyMasks::k_ceanf);
+    } else if (rule_applies(KeyMasks::k_cea)) {
+      fill(Rule::CompositeExplicitAutograd, KeyMasks::k_cea);
+    } else if (rule_applies(KeyMasks::k_nested)) {
+      fill(Rule::CompositeImplicitAutogradNestedTensor, KeyMasks::k_nested);
+    } else if (rule_applies(KeyMasks::k_cia) && r.autograd_other && autogradother_kernel) {
       row.rule = Rule::AmbiguousAutogradOther;
       row.provider = *m.aliases[KeyMasks::k_cia];
       row.kernel = &ambiguous_autogradother_kernel();
-    } else if (applies(KeyMasks::k_cia) && !has_cea && !intersects(op.present, r.backend_keys)) {
-      fill(Rule::CompositeImplicitAutograd, *m.aliases[KeyMasks::k_cia]);
-    } else if (applies(KeyMasks::k_autograd)) {
-      fill(Rule::Autograd, *m.aliases[KeyMasks::k_autograd]);
-    } else if (applies(KeyMasks::k_batched)) {
-      fill(Rule::FuncTorchBatchedDecomposition, *m.aliases[KeyMasks::k_batched]);
+    } else if (rule_applies(KeyMasks::k_cia) && !has_cea && !intersects(op.present, r.backend_keys)) {
+      fill(Rule::CompositeImplicitAutograd, KeyMasks::k_cia);
+    } else if (rule_applies(KeyMasks::k_autograd)) {
+      fill(Rule::Autograd, KeyMasks::k_autograd);
+    } else if (rule_applies(KeyMasks::k_batched)) {
+      fill(Rule::FuncTorchBatchedDecomposition, KeyMasks::k_batched);
     } else if (const Fallback* fb = registry.fallback_for(r.key)) {
       row.rule = Rule::BackendFallback;
       row.fallback = fb;
