@@ -20,13 +20,10 @@ struct ShowCommand {
   bool live = false;
 
   // --live: the rows PyTorch's incremental updates leave (§3.3), else the
-  // recomputed table, into `rows`: one buffer reused for every operator.
+  // recomputed table (one buffer reused for every operator).
   const std::vector<Row>& table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt,
-                                   std::vector<Row>& rows) const {
-    if (!live) {
-      compute_table(reg, op, rows);
-      return rows;
-    }
+                                   TableComputer& computer) const {
+    if (!live) return computer.compute(op);
     lt = replay_live_table(reg, op);
     return lt->rows;
   }
@@ -51,6 +48,7 @@ struct ShowCommand {
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
     std::vector<Row> rows;
+    TableComputer computer(*reg);
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
@@ -58,7 +56,7 @@ struct ShowCommand {
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
-        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, rows), {all_keys, false});
+        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, computer), {all_keys, false});
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         doc["operators"].push_back(std::move(j));
       }
@@ -78,7 +76,7 @@ struct ShowCommand {
         out.clear();
         if (format == "text") {
           if (op != selected.front()) out += '\n';
-          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, rows), options);
+          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, computer), options);
           if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
         } else {
           if (blocks) {
@@ -86,7 +84,7 @@ struct ShowCommand {
             chunks.append(op->name);
             chunks.append("\n");
           }
-          if (format == "torch-table") append_torch_table(chunks, cat, table_of(*reg, *op, lt, rows));
+          if (format == "torch-table") append_torch_table(chunks, cat, table_of(*reg, *op, lt, computer));
           else append_torch_state(out, cat, *op);
         }
         chunks.append(out);
