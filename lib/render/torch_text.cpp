@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <memory>
-#include <mutex>
 #include <stdexcept>
-#include <unordered_map>
+
+#include "table/catalogue_cache.h"
 
 namespace dispatchctl {
 
@@ -45,14 +44,8 @@ RowPieces build_pieces(const Catalogue& cat) {
   return pieces;
 }
 
-// Catalogues live as long as the process (as key_masks' cache assumes).
 const RowPieces& row_pieces(const Catalogue& cat) {
-  static std::mutex mutex;
-  static std::unordered_map<const Catalogue*, std::unique_ptr<RowPieces>> built;
-  std::lock_guard lock(mutex);
-  auto& slot = built[&cat];
-  if (!slot) slot = std::make_unique<RowPieces>(build_pieces(cat));
-  return *slot;
+  return once_per_catalogue<RowPieces>(cat, [](const Catalogue& c) { return build_pieces(c); });
 }
 
 char* put(char* p, const Piece& piece) {

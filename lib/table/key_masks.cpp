@@ -1,8 +1,6 @@
 #include "table/key_masks.h"
 
-#include <memory>
-#include <mutex>
-#include <unordered_map>
+#include "table/catalogue_cache.h"
 
 namespace dispatchctl {
 namespace {
@@ -51,12 +49,7 @@ KeyMasks build(const Catalogue& cat) {
 }  // namespace
 
 const KeyMasks& key_masks(const Catalogue& cat) {
-  static std::mutex mutex;
-  static std::unordered_map<const Catalogue*, std::unique_ptr<KeyMasks>> built;
-  std::lock_guard lock(mutex);
-  auto& slot = built[&cat];
-  if (!slot) slot = std::make_unique<KeyMasks>(build(cat));
-  return *slot;
+  return once_per_catalogue<KeyMasks>(cat, [](const Catalogue& c) { return build(c); });
 }
 
 }  // namespace dispatchctl
