@@ -300,6 +300,7 @@ void compute_table(const Registry& registry, const Operator& op, std::vector<Row
 }
 
 TableComputer::TableComputer(const Registry& registry) : masks_(&key_masks(registry.catalogue())) {
+  unreached_.reserve(masks_->rows.size());
   for (const RowMask& r : masks_->rows) unreached_.push_back(unreached_row(registry, r.key));
 }
 
