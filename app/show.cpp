@@ -9,9 +9,26 @@
 #include "render/torch_text.h"
 #include "render/json_document.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 namespace dispatchctl::cli {
 
 namespace {
+
+// A full chunk straight to write(2): fwrite would copy 4 KiB of each into
+// stdout's buffer and write them apart, two calls per chunk.
+void write_chunk_to_stdout(std::string_view chunk) {
+  std::fflush(stdout);  // what was printed through stdio comes first
+  while (!chunk.empty()) {
+    const ssize_t written = ::write(STDOUT_FILENO, chunk.data(), chunk.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) throw InputError(std::string("cannot write output: ") + std::strerror(errno));
+    chunk.remove_prefix(static_cast<size_t>(written));
+  }
+}
 struct ShowCommand {
   RegistryOptions registry;
   std::vector<std::string> ops;
@@ -20,13 +37,10 @@ struct ShowCommand {
   bool live = false;
 
   // --live: the rows PyTorch's incremental updates leave (§3.3), else the
-  // recomputed table, into `rows`: one buffer reused for every operator.
+  // recomputed table (one buffer reused for every operator).
   const std::vector<Row>& table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt,
-                                   std::vector<Row>& rows) const {
-    if (!live) {
-      compute_table(reg, op, rows);
-      return rows;
-    }
+                                   TableComputer& computer) const {
+    if (!live) return computer.compute(op);
     lt = replay_live_table(reg, op);
     return lt->rows;
   }
@@ -51,7 +65,7 @@ struct ShowCommand {
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
     std::vector<Row> rows;
-    std::string out;
+    TableComputer computer(*reg);
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
@@ -59,42 +73,41 @@ struct ShowCommand {
       doc["operators"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
-        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, rows), {all_keys, false});
+        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, computer), {all_keys, false});
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         doc["operators"].push_back(std::move(j));
       }
-      out = doc.dump(2) + "\n";
+      write_stdout(doc.dump(2) + "\n");
     } else {
-      // Operator by operator into one buffer, handed to stdout a megabyte at
-      // a time: memory stays flat however many tables are printed.
-      constexpr size_t k_flush_bytes = 1 << 20;
-      out.reserve(k_flush_bytes + (64 << 10));
+      // Operator by operator into one fixed buffer handed to stdout as it
+      // fills (render/chunked_output.h): memory stays flat and small however
+      // many tables are printed.
+      ChunkedOutput chunks(write_chunk_to_stdout);
+      std::string out;  // one text or state block at a time
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text")
         if (const std::string note = build_note(*reg, selected, rows); !note.empty())
-          out += wrap_words("note: " + note, 0, 2, options.width) + "\n";
+          chunks.append(wrap_words("note: " + note, 0, 2, options.width) + "\n");
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
+        out.clear();
         if (format == "text") {
           if (op != selected.front()) out += '\n';
-          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, rows), options);
+          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, computer), options);
           if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
         } else {
           if (blocks) {
-            out += "=== ";
-            out += op->name;
-            out += '\n';
+            chunks.append("=== ");
+            chunks.append(op->name);
+            chunks.append("\n");
           }
-          if (format == "torch-table") append_torch_table(out, cat, table_of(*reg, *op, lt, rows));
+          if (format == "torch-table") append_torch_table(chunks, cat, table_of(*reg, *op, lt, computer));
           else append_torch_state(out, cat, *op);
         }
-        if (out.size() > k_flush_bytes) {
-          write_stdout(out);
-          out.clear();
-        }
+        chunks.append(out);
       }
+      chunks.flush();
     }
-    write_stdout(out);
     keep_until_exit(std::move(reg));
     return 0;
   }

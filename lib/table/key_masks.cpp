@@ -1,8 +1,6 @@
 #include "table/key_masks.h"
 
-#include <memory>
-#include <mutex>
-#include <unordered_map>
+#include "table/catalogue_cache.h"
 
 namespace dispatchctl {
 namespace {
@@ -27,7 +25,10 @@ KeyMasks build(const Catalogue& cat) {
   // Undefined counts as covered by the rules that fill it in PyTorch (CEA, CEA-NF, CIA).
   constexpr std::uint8_t undefined_covered =
       (1u << KeyMasks::k_ceanf) | (1u << KeyMasks::k_cea) | (1u << KeyMasks::k_cia);
+  m.row_of_key.assign(cat.key_count(), -1);
   for (Key k : cat.runtime_keys()) {
+    const auto position = static_cast<std::int16_t>(m.rows.size());
+    m.row_of_key[k] = position;
     RowMask row;
     row.key = k;
     if (k == k_undefined) {
@@ -38,6 +39,8 @@ KeyMasks build(const Catalogue& cat) {
     }
     row.autograd_other = k == cat.well_known().autograd_other;
     row.backend_keys = keys_in(cat, cat.backend_set_from_autograd(k));
+    for (int i = 0; i < 6; ++i)
+      if (row.covered >> i & 1) m.rows_covered[i][position >> 6] |= 1ull << (position & 63);
     m.rows.push_back(row);
   }
   return m;
@@ -46,12 +49,7 @@ KeyMasks build(const Catalogue& cat) {
 }  // namespace
 
 const KeyMasks& key_masks(const Catalogue& cat) {
-  static std::mutex mutex;
-  static std::unordered_map<const Catalogue*, std::unique_ptr<KeyMasks>> built;
-  std::lock_guard lock(mutex);
-  auto& slot = built[&cat];
-  if (!slot) slot = std::make_unique<KeyMasks>(build(cat));
-  return *slot;
+  return once_per_catalogue<KeyMasks>(cat, [](const Catalogue& c) { return build(c); });
 }
 
 }  // namespace dispatchctl

@@ -18,6 +18,8 @@ using KeyBits = std::array<std::uint64_t, 4>;
 inline bool intersects(const KeyBits& a, const KeyBits& b) {
   return ((a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2]) | (a[3] & b[3])) != 0;
 }
+// A set of row positions in table order (a table has at most 256 rows, one per runtime key).
+using RowBits = KeyBits;
 
 // Bit i of RowMask::covered: the alias rule i (in KeyMasks::aliases order) applies to the key.
 struct RowMask {
@@ -33,6 +35,9 @@ struct KeyMasks {
   std::array<std::optional<Key>, 6> aliases;
   KeyBits autogradother_keys{};  // registered non-alias keys on autogradother backends
   std::vector<RowMask> rows;     // one per runtime key, table order
+  // Per alias rule: the rows it applies to (RowMask::covered, by rule).
+  std::array<RowBits, 6> rows_covered{};
+  std::vector<std::int16_t> row_of_key;  // by key value: its row position, or -1 (alias keys)
 };
 
 // Built on first use per catalogue (catalogues live as long as the process); thread-safe.

@@ -1,5 +1,8 @@
 #include "table/table.h"
 
+#include <array>
+#include <bit>
+
 #include "table/key_masks.h"
 #include "util/log.h"
 
@@ -218,8 +221,70 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
   return row;
 }
 
+namespace {
+
+// A key's row when none of the operator's registrations reaches it: the
+// dispatcher-wide backend fallback, or nothing (§3.2 rule 9).
+Row unreached_row(const Registry& registry, Key k) {
+  const Fallback* fb = registry.fallback_for(k);
+  return Row{k, fb ? Rule::BackendFallback : Rule::Missing, nullptr, fb, fb ? k : k_undefined};
+}
+
+template <typename Visit>
+void for_each_bit(const KeyBits& bits, Visit&& visit) {
+  for (int w = 0; w < 4; ++w)
+    for (std::uint64_t word = bits[w]; word; word &= word - 1) visit(w * 64 + std::countr_zero(word));
+}
+
 // The same rules as compute_row, with what they test precomputed
-// (table/key_masks.h): no Explanation, a few bit operations per row.
+// (table/key_masks.h): no Explanation, a few bit operations per row, and only
+// on the rows some registration of `op` reaches (a kernel at the key, or at
+// an alias covering it); `rows` holds every row's unreached_row before.
+void fill_reached(const KeyMasks& m, const Operator& op, std::vector<Row>& rows) {
+  // Per alias rule: whether its alias key has kernels, and the active one
+  // (looked up once per operator, not once per row it fills).
+  std::uint8_t registered = 0;
+  std::array<const Kernel*, 6> alias_kernel{};
+  RowBits reached{};
+  for (int i = 0; i < 6; ++i)
+    if (m.aliases[i] && op.has(*m.aliases[i])) {
+      registered |= 1u << i;
+      alias_kernel[i] = op.active(*m.aliases[i]);
+      for (int w = 0; w < 4; ++w) reached[w] |= m.rows_covered[i][w];
+    }
+  for_each_bit(op.present, [&](int k) {
+    if (const int position = m.row_of_key[k]; position >= 0) reached[position >> 6] |= 1ull << (position & 63);
+  });
+  const bool has_cea = registered & (1u << KeyMasks::k_cea);
+  const bool autogradother_kernel = intersects(op.present, m.autogradother_keys);
+  for_each_bit(reached, [&](int i) {
+    const RowMask& r = m.rows[i];
+    const std::uint8_t applies = r.covered & registered;
+    auto rule_applies = [applies](int alias_rule) { return (applies >> alias_rule) & 1; };
+    auto fill = [&](Rule rule, Key provider, const Kernel* kernel) { rows[i] = Row{r.key, rule, kernel, nullptr, provider}; };
+    auto fill_alias = [&](Rule rule, int alias_rule) { fill(rule, *m.aliases[alias_rule], alias_kernel[alias_rule]); };
+    if (op.has(r.key)) {
+      fill(Rule::Direct, r.key, op.active(r.key));
+    } else if (rule_applies(KeyMasks::k_ceanf)) {
+      fill_alias(Rule::CompositeExplicitAutogradNonFunctional, KeyMasks::k_ceanf);
+    } else if (rule_applies(KeyMasks::k_cea)) {
+      fill_alias(Rule::CompositeExplicitAutograd, KeyMasks::k_cea);
+    } else if (rule_applies(KeyMasks::k_nested)) {
+      fill_alias(Rule::CompositeImplicitAutogradNestedTensor, KeyMasks::k_nested);
+    } else if (rule_applies(KeyMasks::k_cia) && r.autograd_other && autogradother_kernel) {
+      fill(Rule::AmbiguousAutogradOther, *m.aliases[KeyMasks::k_cia], &ambiguous_autogradother_kernel());
+    } else if (rule_applies(KeyMasks::k_cia) && !has_cea && !intersects(op.present, r.backend_keys)) {
+      fill_alias(Rule::CompositeImplicitAutograd, KeyMasks::k_cia);
+    } else if (rule_applies(KeyMasks::k_autograd)) {
+      fill_alias(Rule::Autograd, KeyMasks::k_autograd);
+    } else if (rule_applies(KeyMasks::k_batched)) {
+      fill_alias(Rule::FuncTorchBatchedDecomposition, KeyMasks::k_batched);
+    }  // else: the math kernel was blocked and nothing later applies: unreached after all
+  });
+}
+
+}  // namespace
+
 std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
   std::vector<Row> rows;
   compute_table(registry, op, rows);
@@ -229,47 +294,21 @@ std::vector<Row> compute_table(const Registry& registry, const Operator& op) {
 void compute_table(const Registry& registry, const Operator& op, std::vector<Row>& rows) {
   PhaseTimer timer("compute");
   const KeyMasks& m = key_masks(registry.catalogue());
-  std::uint8_t registered = 0;  // bit per alias rule whose alias key has kernels
-  for (int i = 0; i < 6; ++i)
-    if (m.aliases[i] && op.has(*m.aliases[i])) registered |= 1u << i;
-  const bool has_cea = registered & (1u << KeyMasks::k_cea);
-  const bool autogradother_kernel = intersects(op.present, m.autogradother_keys);
   rows.resize(m.rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const RowMask& r = m.rows[i];
-    Row& row = rows[i];
-    row = Row{};
-    row.key = r.key;
-    auto fill = [&](Rule rule, Key provider) {
-      row.rule = rule;
-      row.provider = provider;
-      row.kernel = op.active(provider);
-    };
-    auto applies = [&](int alias_rule) { return (r.covered & registered) >> alias_rule & 1; };
-    if (op.has(r.key)) {
-      fill(Rule::Direct, r.key);
-    } else if (applies(KeyMasks::k_ceanf)) {
-      fill(Rule::CompositeExplicitAutogradNonFunctional, *m.aliases[KeyMasks::k_ceanf]);
-    } else if (applies(KeyMasks::k_cea)) {
-      fill(Rule::CompositeExplicitAutograd, *m.aliases[KeyMasks::k_cea]);
-    } else if (applies(KeyMasks::k_nested)) {
-      fill(Rule::CompositeImplicitAutogradNestedTensor, *m.aliases[KeyMasks::k_nested]);
-    } else if (applies(KeyMasks::k_cia) && r.autograd_other && autogradother_kernel) {
-      row.rule = Rule::AmbiguousAutogradOther;
-      row.provider = *m.aliases[KeyMasks::k_cia];
-      row.kernel = &ambiguous_autogradother_kernel();
-    } else if (applies(KeyMasks::k_cia) && !has_cea && !intersects(op.present, r.backend_keys)) {
-      fill(Rule::CompositeImplicitAutograd, *m.aliases[KeyMasks::k_cia]);
-    } else if (applies(KeyMasks::k_autograd)) {
-      fill(Rule::Autograd, *m.aliases[KeyMasks::k_autograd]);
-    } else if (applies(KeyMasks::k_batched)) {
-      fill(Rule::FuncTorchBatchedDecomposition, *m.aliases[KeyMasks::k_batched]);
-    } else if (const Fallback* fb = registry.fallback_for(r.key)) {
-      row.rule = Rule::BackendFallback;
-      row.fallback = fb;
-      row.provider = r.key;
-    }
-  }
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = unreached_row(registry, m.rows[i].key);
+  fill_reached(m, op, rows);
+}
+
+TableComputer::TableComputer(const Registry& registry) : masks_(&key_masks(registry.catalogue())) {
+  unreached_.reserve(masks_->rows.size());
+  for (const RowMask& r : masks_->rows) unreached_.push_back(unreached_row(registry, r.key));
+}
+
+const std::vector<Row>& TableComputer::compute(const Operator& op) {
+  PhaseTimer timer("compute");
+  rows_ = unreached_;
+  fill_reached(*masks_, op, rows_);
+  return rows_;
 }
 
 }  // namespace dispatchctl

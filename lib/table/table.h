@@ -70,4 +70,21 @@ std::vector<Row> compute_table(const Registry& registry, const Operator& op);
 // reuses one buffer instead of allocating a table per operator.
 void compute_table(const Registry& registry, const Operator& op, std::vector<Row>& rows);
 
+struct KeyMasks;
+// The tables of many operators of one registry (the whole-registry job):
+// the rows no registration reaches (backend fallback or nothing) are worked
+// out once, so an operator costs only the rows its kernels reach. The
+// registry must not gain fallbacks while this is in use.
+class TableComputer {
+ public:
+  explicit TableComputer(const Registry& registry);
+  // `op`'s table, as compute_table gives it; valid until the next call.
+  const std::vector<Row>& compute(const Operator& op);
+
+ private:
+  const KeyMasks* masks_;
+  std::vector<Row> unreached_;  // every row of an operator with no kernels
+  std::vector<Row> rows_;
+};
+
 }  // namespace dispatchctl

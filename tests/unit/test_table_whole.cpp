@@ -12,18 +12,27 @@ using namespace dispatchctl;
 
 namespace {
 
+bool same_row(const Row& a, const Row& b) {
+  return a.key == b.key && a.rule == b.rule && a.kernel == b.kernel && a.fallback == b.fallback &&
+         a.provider == b.provider;
+}
+
+// Rows where compute_table, or TableComputer (one reused for every operator,
+// as the whole-registry job does), disagrees with compute_row.
 size_t rows_differing(const Registry& registry) {
   size_t differing = 0;
+  TableComputer computer(registry);
   for (const Operator& op : registry.operators()) {
     const std::vector<Row> table = compute_table(registry, op);
+    const std::vector<Row>& reused = computer.compute(op);
     const auto& keys = registry.catalogue().runtime_keys();
     REQUIRE(table.size() == keys.size());
+    REQUIRE(reused.size() == keys.size());
     for (size_t i = 0; i < keys.size(); ++i) {
       Explanation why;
       const Row one = compute_row(registry, op, keys[i], &why);
       const Row& fast = table[i];
-      const bool same = one.key == fast.key && one.rule == fast.rule && one.kernel == fast.kernel &&
-                        one.fallback == fast.fallback && one.provider == fast.provider;
+      const bool same = same_row(one, fast) && same_row(one, reused[i]);
       if (!same) {
         if (differing == 0)
           MESSAGE(op.name << " " << registry.catalogue().name(keys[i]) << ": explained rule "
