@@ -22,7 +22,8 @@ struct ShowCommand {
   // --live: the rows PyTorch's incremental updates leave (§3.3), else the
   // recomputed table, into `rows`: one buffer reused for every operator.
   const std::vector<Row>& table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt,
-                                   std::vector<Row>& rows) const {
+                                   std::vector<Row>& rows, const std::vector<Row>* kept = nullptr) const {
+    if (kept) return *kept;
     if (!live) {
       compute_table(reg, op, rows);
       return rows;
@@ -33,14 +34,20 @@ struct ShowCommand {
 
   // The header line saying rows of backends this build has no kernels for
   // (CUDA on the built-in CPU-only registries) are a CPU-only PyTorch's.
-  static std::string build_note(const Registry& reg, const std::vector<const Operator*>& selected,
-                                std::vector<Row>& rows) {
+  // `kept` holds the tables of a few operators, computed here once for the
+  // note and the printing; a glob's thousands are computed twice instead
+  // (memory stays flat).
+  std::string build_note(const Registry& reg, const std::vector<const Operator*>& selected,
+                         std::vector<Row>& rows, std::vector<std::vector<Row>>& kept) const {
     const BuildBackends build = build_backends(reg);
     if (build.not_compiled.empty()) return "";
+    constexpr size_t k_kept_tables = 64;
+    const bool keep = !live && selected.size() <= k_kept_tables;
     std::vector<Key> shown;
     for (const Operator* op : selected) {
-      compute_table(reg, *op, rows);
-      for (const Row& row : rows)
+      std::vector<Row>& table = keep ? kept.emplace_back() : rows;
+      compute_table(reg, *op, table);
+      for (const Row& row : table)
         if (row.valid()) shown.push_back(row.key);
     }
     return not_compiled_note(reg.catalogue(), build, shown);
@@ -55,11 +62,14 @@ struct ShowCommand {
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
-      if (const std::string note = build_note(*reg, selected, rows); !note.empty()) doc["build_note"] = note;
+      std::vector<std::vector<Row>> kept;
+      if (const std::string note = build_note(*reg, selected, rows, kept); !note.empty()) doc["build_note"] = note;
       doc["operators"] = nlohmann::ordered_json::array();
-      for (const Operator* op : selected) {
+      for (size_t i = 0; i < selected.size(); ++i) {
+        const Operator* op = selected[i];
         std::optional<LiveTable> lt;
-        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, rows), {all_keys, false});
+        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, rows, i < kept.size() ? &kept[i] : nullptr),
+                           {all_keys, false});
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         doc["operators"].push_back(std::move(j));
       }
@@ -70,14 +80,17 @@ struct ShowCommand {
       constexpr size_t k_flush_bytes = 1 << 20;
       out.reserve(k_flush_bytes + (64 << 10));
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
+      std::vector<std::vector<Row>> kept;
       if (format == "text")
-        if (const std::string note = build_note(*reg, selected, rows); !note.empty())
+        if (const std::string note = build_note(*reg, selected, rows, kept); !note.empty())
           out += wrap_words("note: " + note, 0, 2, options.width) + "\n";
-      for (const Operator* op : selected) {
+      for (size_t i = 0; i < selected.size(); ++i) {
+        const Operator* op = selected[i];
         std::optional<LiveTable> lt;
         if (format == "text") {
           if (op != selected.front()) out += '\n';
-          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, rows), options);
+          append_show_text(out, *reg, *op, table_of(*reg, *op, lt, rows, i < kept.size() ? &kept[i] : nullptr),
+                           options);
           if (lt) append_stale_text(out, *reg, *op, *lt, options.color, options.width);
         } else {
           if (blocks) {
