@@ -78,7 +78,9 @@ struct ShowCommand {
       // Operator by operator into one buffer, handed to stdout a megabyte at
       // a time: memory stays flat however many tables are printed.
       constexpr size_t k_flush_bytes = 1 << 20;
-      out.reserve(k_flush_bytes + (64 << 10));
+      // Room for a megabyte only when that much may come: for a few tables a
+      // 1 MB buffer is an mmap and munmap at start-up for nothing.
+      if (selected.size() > 16) out.reserve(k_flush_bytes + (64 << 10));
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       std::vector<std::vector<Row>> kept;
       if (format == "text")
