@@ -34,11 +34,12 @@ struct CheckCommand {
     options.op_patterns.insert(options.op_patterns.end(), ops.begin(), ops.end());
     options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
     options.include_base = options.include_base || include_base;
-    const CheckResult result = run_check(sources, options);
+    CheckResult result = run_check(sources, options);
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
     else if (format == "sarif") write_stdout(findings_sarif(result, "0.1.0").dump(2) + "\n");
     else if (format == "github") write_stdout(findings_github(result));
     else write_stdout(findings_text(result, output_width()));
+    keep_until_exit(std::move(result.registry));
     return result.has_errors() ? 1 : 0;
   }
 };

@@ -42,6 +42,8 @@ struct DiffCommand {
     if (format == "json") write_stdout(diff_json_text(result, options));
     else if (format == "html") write_stdout(diff_html(result, options.old_label, options.new_label));
     else write_stdout(diff_text(result, options));
+    keep_until_exit(std::move(before));
+    keep_until_exit(std::move(after));
     return result.empty() ? 0 : 1;
   }
 };

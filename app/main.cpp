@@ -7,6 +7,7 @@
 
 #include "builtin/builtin.h"
 #include "common.h"
+#include "util/command_word.h"
 #include "util/errors.h"
 
 namespace {
@@ -25,18 +26,21 @@ constexpr Command k_commands[] = {
     {"report", dispatchctl::cli::setup_report},     {"completion", dispatchctl::cli::setup_completion},
 };
 
-// The subcommand the first word names, when only it needs setting up: the
-// main options are flags, so the first word not starting with '-' is the
-// command. Setting up all fourteen was a quarter of `show aten::add`'s
-// instructions (issue 14). `completion` describes the whole CLI, and help,
-// a mistyped command or none needs every command: nullptr then.
-const Command* command_named(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (argv[i][0] == '-') continue;
-    for (const Command& c : k_commands)
-      if (std::string_view(argv[i]) == c.name) return std::string_view(c.name) == "completion" ? nullptr : &c;
-    return nullptr;
-  }
+// The subcommand the command line names, when only it needs setting up
+// (util/command_word.h): main's own options are asked of `app`, so one that
+// takes a value never has its value taken for the command. `completion`
+// describes the whole CLI, and help, a mistyped command or none needs every
+// command: nullptr then.
+const Command* command_named(const CLI::App& app, int argc, char** argv) {
+  const auto main_option = [&app](std::string_view name) {
+    const CLI::Option* option = app.get_option_no_throw(std::string(name));
+    if (!option) return dispatchctl::MainOption::Unknown;
+    return option->get_items_expected_min() > 0 ? dispatchctl::MainOption::TakesValue : dispatchctl::MainOption::Flag;
+  };
+  const auto at = dispatchctl::command_word(argc, argv, main_option);
+  if (!at) return nullptr;
+  for (const Command& c : k_commands)
+    if (std::string_view(argv[*at]) == c.name) return std::string_view(c.name) == "completion" ? nullptr : &c;
   return nullptr;
 }
 
@@ -73,7 +77,7 @@ int main(int argc, char** argv) {
   app.parse_complete_callback([&logging] { cli::setup_logging(logging); });
   app.set_version_flag("--version", "dispatchctl 0.1.0");
   int exit_code = 0;
-  setup_commands(app, exit_code, command_named(argc, argv));
+  setup_commands(app, exit_code, command_named(app, argc, argv));
   cli::install_load_hooks();
   try {
     app.parse(argc, argv);

@@ -19,6 +19,7 @@ struct ReportCommand {
     if (write_output(text, output))
       log_note("wrote {}: {} operators x {} keys, {:.1f} MB", output, report.operators.size(), report.keys.size(),
                static_cast<double>(text.size()) / 1e6);
+    keep_until_exit(std::move(reg));
     return 0;
   }
 };

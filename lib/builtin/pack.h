@@ -2,12 +2,15 @@
 // parsed at build time by the text loader (registry/torch_dump.h) and written
 // by lib/builtin/gen/pack_tool.cpp, so start-up reads fixed-size records
 // instead of parsing 5 MB of text, and `show OP` touches only OP's records.
+// The release's backend fallbacks (fallbacks.json) are packed too: start-up
+// parses no JSON.
 //
 // Layout (little-endian, every field 4-byte aligned; offsets from the start):
 //   PackHeader
 //   u32 key_names[key_count]          string ids of the key names kernels use
 //   PackedOperator operators[operator_count]   sorted by name, as the dump is
 //   PackedKernel kernels[kernel_count]         per operator, in registration order
+//   PackedFallback fallbacks[fallback_count]   in registration order
 //   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
 //   char chars[]
 // Kernels refer to keys by name, so a pack stays valid when a catalogue's enum
@@ -24,12 +27,12 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '1'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '2'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
   char magic[8];
-  std::uint32_t key_count, operator_count, kernel_count, string_count, chars_size;
+  std::uint32_t key_count, operator_count, kernel_count, fallback_count, string_count, chars_size;
 };
 
 struct PackedOperator {
@@ -51,13 +54,24 @@ struct PackedKernel {
 
 constexpr std::uint8_t k_kernel_fallthrough = 1, k_kernel_boxed = 2, k_kernel_unboxed = 4;
 
+struct PackedFallback {
+  std::uint32_t debug;  // without the "fallthrough " prefix fallbacks.json gives it
+  std::uint16_t key;    // index into key_names
+  std::uint8_t flags;   // k_kernel_fallthrough
+  std::uint8_t reserved;
+};
+
 // The pack of a registry (what the build-time tool writes). Origins keep only
 // their line: the reader names the source as it was asked for (builtin:2.14).
 std::string write_pack(const Registry& registry);
 
-// Registers the pack's operators (those `only` accepts) as import_torch_state
-// would from the dump it was made from: same calls, same order, same origins
-// (source:line). InputError "source: pack: what" on a damaged pack. The
+// Registers the pack's backend fallbacks as import_torch_fallbacks would
+// (origins "SOURCE fallbacks (/KEY)"), then its operators (those `only`
+// accepts) as import_torch_state would from the dump it was made from: same
+// calls, same order, same origins (source:line). An OperatorPrefixes filter
+// has only the name ranges of its prefixes looked at (names are sorted): the
+// cost of `show OP` does not grow with the pack's operators.
+// InputError "source: pack: what" on a damaged pack. The
 // registry keeps views into `pack` (the built-in ones live as long as the
 // process): `pack` must outlive it.
 void load_pack(Registry& registry, std::string_view pack, const std::string& source,

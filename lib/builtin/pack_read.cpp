@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -26,6 +27,7 @@ class PackView {
     key_names_ = section(header_.key_count, sizeof(std::uint32_t));
     operators_ = section(header_.operator_count, sizeof(PackedOperator));
     kernels_ = section(header_.kernel_count, sizeof(PackedKernel));
+    fallbacks_ = section(header_.fallback_count, sizeof(PackedFallback));
     offsets_ = section(std::uint64_t(header_.string_count) + 1, sizeof(std::uint32_t));
     chars_ = section(header_.chars_size, 1);
   }
@@ -36,6 +38,7 @@ class PackView {
     if (i >= header_.kernel_count) fail("kernel " + std::to_string(i) + " out of range");
     return record<PackedKernel>(kernels_, i);
   }
+  PackedFallback fallback(std::uint32_t i) const { return record<PackedFallback>(fallbacks_, i); }
   std::string_view key_name(std::uint32_t i) const { return string(record<std::uint32_t>(key_names_, i)); }
 
   std::string_view string(std::uint32_t id) const {
@@ -60,7 +63,7 @@ class PackView {
   std::string_view data_;
   const std::string& source_;
   PackHeader header_{};
-  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, offsets_ = 0, chars_ = 0;
+  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, offsets_ = 0, chars_ = 0;
 };
 
 std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
@@ -105,19 +108,67 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
   }
 }
 
+// A fallback is registered as import_torch_fallbacks registers it from the
+// release's fallbacks.json: origin "SOURCE fallbacks (/KEY)".
+void load_fallbacks(Registry& registry, const PackView& pack, const std::vector<Key>& keys,
+                    const std::string& source) {
+  for (std::uint32_t i = 0; i < pack.header().fallback_count; ++i) {
+    const PackedFallback packed = pack.fallback(i);
+    if (packed.key >= keys.size()) pack.fail("fallback key index out of range");
+    Fallback fb;
+    fb.key = keys[packed.key];
+    if (!registry.catalogue().is_runtime(fb.key))
+      pack.fail("fallback key '" + registry.catalogue().name(fb.key) + "' is not a runtime key");
+    fb.debug = pack.string(packed.debug);
+    fb.fallthrough = packed.flags & k_kernel_fallthrough;
+    const std::string pointer = "/" + registry.catalogue().name(fb.key);
+    fb.origin = Origin{source, pointer, 0};
+    registry.fallback(std::move(fb));
+  }
+}
+
+// The first operator whose name is not less than `prefix` (names are sorted;
+// the pack tool writes them so, and a damaged order only loads fewer).
+std::uint32_t first_at_or_after(const PackView& pack, std::string_view prefix) {
+  std::uint32_t low = 0, high = pack.header().operator_count;
+  while (low < high) {
+    const std::uint32_t mid = low + (high - low) / 2;
+    if (pack.string(pack.op(mid).name) < prefix) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 }  // namespace
 
 void load_pack(Registry& registry, std::string_view data, const std::string& source, const OperatorFilter& only) {
   const PackView pack(data, source);
   const std::vector<Key> keys = catalogue_keys(pack, registry.catalogue());
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
-  if (!only) registry.reserve_operators(pack.header().operator_count);
-  for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) {
+  load_fallbacks(registry, pack, keys, source + " fallbacks");
+  auto load = [&](std::uint32_t i) {
     const PackedOperator op = pack.op(i);
     const std::string_view name = pack.string(op.name);
+    if (only && !only(name)) return;
     if (name.find("::") == std::string_view::npos) pack.fail("operator name '" + std::string(name) + "' has no namespace");
-    if (!only || only(name)) load_operator(registry, pack, op, name, keys, source);
+    load_operator(registry, pack, op, name, keys, source);
+  };
+  const auto* prefixed = only.target<OperatorPrefixes>();
+  if (!prefixed) {
+    if (!only) registry.reserve_operators(pack.header().operator_count);
+    for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) load(i);
+    return;
   }
+  // Only the operators whose names start with a prefix, in pack (name) order.
+  std::vector<std::uint32_t> candidates;
+  for (const std::string& prefix : prefixed->prefixes)
+    for (std::uint32_t i = first_at_or_after(pack, prefix); i < pack.header().operator_count; ++i) {
+      if (!pack.string(pack.op(i).name).starts_with(prefix)) break;
+      candidates.push_back(i);
+    }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  for (const std::uint32_t i : candidates) load(i);
 }
 
 std::vector<std::string_view> pack_operator_names(std::string_view data, const std::string& source) {

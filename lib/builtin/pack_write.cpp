@@ -50,6 +50,14 @@ class PackWriter {
     operators_.push_back(packed);
   }
 
+  void add(const Fallback& fb) {
+    PackedFallback packed{};
+    packed.debug = string_id(fb.debug);
+    packed.key = key_index(fb.key);
+    packed.flags = fb.fallthrough ? k_kernel_fallthrough : 0;
+    fallbacks_.push_back(packed);
+  }
+
   std::string finish() const {
     std::string chars;
     std::vector<std::uint32_t> offsets{0};
@@ -62,6 +70,7 @@ class PackWriter {
     header.key_count = static_cast<std::uint32_t>(key_names_.size());
     header.operator_count = static_cast<std::uint32_t>(operators_.size());
     header.kernel_count = static_cast<std::uint32_t>(kernels_.size());
+    header.fallback_count = static_cast<std::uint32_t>(fallbacks_.size());
     header.string_count = static_cast<std::uint32_t>(strings_.size());
     header.chars_size = static_cast<std::uint32_t>(chars.size());
     std::string out;
@@ -69,6 +78,7 @@ class PackWriter {
     append(out, key_names_.data(), key_names_.size() * sizeof(std::uint32_t));
     append(out, operators_.data(), operators_.size() * sizeof(PackedOperator));
     append(out, kernels_.data(), kernels_.size() * sizeof(PackedKernel));
+    append(out, fallbacks_.data(), fallbacks_.size() * sizeof(PackedFallback));
     append(out, offsets.data(), offsets.size() * sizeof(std::uint32_t));
     out += chars;
     return out;
@@ -86,14 +96,20 @@ class PackWriter {
   std::unordered_map<Key, std::uint16_t> key_indices_;
   std::vector<PackedOperator> operators_;
   std::vector<PackedKernel> kernels_;
+  std::vector<PackedFallback> fallbacks_;
 };
 
 }  // namespace
 
 std::string write_pack(const Registry& registry) {
-  static_assert(sizeof(PackHeader) == 28 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16);
+  static_assert(sizeof(PackHeader) == 32 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
+                sizeof(PackedFallback) == 8);
   PackWriter writer(registry.catalogue());
+  // Names first: their characters lie together, in name order, so the name
+  // search of a filtered load touches a few pages, not the whole pack.
+  for (const Operator& op : registry.operators()) writer.string_id(op.name);
   for (const Operator& op : registry.operators()) writer.add(op);
+  for (const Fallback& fb : registry.fallbacks()) writer.add(fb);
   return writer.finish();
 }
 

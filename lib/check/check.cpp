@@ -101,6 +101,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
       result.findings.push_back(std::move(f));
     }
   }
+  result.registry = std::move(load.registry);
   locate_findings(result.findings);
   auto source_index = [&sources](const std::string& file) {
     return std::find(sources.begin(), sources.end(), file) - sources.begin();

@@ -4,12 +4,14 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "check/finding.h"
+#include "registry/registry.h"
 
 namespace dispatchctl {
 
@@ -33,6 +35,9 @@ struct CheckResult {
   std::string torch_version;
   std::vector<std::string> sources;
   size_t operators_checked = 0;
+  // The registry checked (null when nothing loaded): the caller decides when
+  // to free it (the CLI leaves it to the process exit, app/common.h).
+  std::unique_ptr<Registry> registry;
   bool has_errors() const;
 };
 

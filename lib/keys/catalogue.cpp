@@ -13,18 +13,6 @@
 namespace dispatchctl {
 
 namespace {
-std::vector<std::string_view> split_words(std::string_view text) {
-  std::vector<std::string_view> words;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find(' ', pos);
-    if (end == std::string_view::npos) end = text.size();
-    if (end > pos) words.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return words;
-}
-
 constexpr std::string_view k_alias_names[6] = {
     "Autograd",
     "CompositeImplicitAutograd",
@@ -98,9 +86,9 @@ Catalogue::Catalogue(ReleaseSpec owned)
                        std::string(spec.enum_names[k]) + "' where c10's layout gives '" + names_[k] +
                        "'; the enum and runtime_key_order disagree");
 
+  by_name_.reserve(names_.size());
   for (Key k = 0; k < names_.size(); ++k)
     if (kinds_[k] != KeyKind::Placeholder) by_name_.emplace(names_[k], k);
-  for (auto word : split_words(spec.python_parseable_names)) parseable_[word] = true;
 
   // Table order and offsets (§1.4, §1.8).
   offset_.assign(functionality_count_, 0);
@@ -146,8 +134,11 @@ Catalogue::Catalogue(ReleaseSpec owned)
     alias_ordinal_[alias_key] = static_cast<std::int8_t>(a);
     for (const auto& [name, keys] : spec.alias_expansion) {
       if (name != spec.aliases[a]) continue;
-      alias_runtime_set_[a] = union_of(keys, "alias_expansion");
-      for (auto n : keys) alias_membership_[*find(n)] |= 1u << a;
+      for (auto n : keys) {
+        const Key k = runtime_key_named(n, "alias_expansion");
+        alias_runtime_set_[a] = alias_runtime_set_[a] | bits_[k];
+        alias_membership_[k] |= 1u << a;
+      }
     }
   }
   backend_set_from_autograd_.assign(names_.size(), KeySet{});
@@ -155,15 +146,17 @@ Catalogue::Catalogue(ReleaseSpec owned)
     if (auto k = find(name)) backend_set_from_autograd_[*k] = union_of(keys, "backend_keyset_from_autograd");
 }
 
+Key Catalogue::runtime_key_named(std::string_view name, const char* field) const {
+  const auto k = find(name);
+  if (!k || !is_runtime(*k))
+    throw InputError(std::string(spec_->source) + ": /" + field + ": '" + std::string(name) +
+                     "' is not a runtime key of this release");
+  return *k;
+}
+
 KeySet Catalogue::union_of(const std::vector<std::string_view>& names, const char* field) const {
   KeySet s;
-  for (auto n : names) {
-    auto k = find(n);
-    if (!k || !is_runtime(*k))
-      throw InputError(std::string(spec_->source) + ": /" + field + ": '" + std::string(n) +
-                       "' is not a runtime key of this release");
-    s = s | bits_[*k];
-  }
+  for (auto n : names) s = s | bits_[runtime_key_named(n, field)];
   return s;
 }
 
@@ -175,8 +168,8 @@ struct BuiltinCatalogues {
   BuiltinCatalogues() : built(builtin_registries().size()) {}
 };
 BuiltinCatalogues& builtin_catalogues() {
-  static BuiltinCatalogues all;
-  return all;
+  static auto* all = new BuiltinCatalogues;  // never destroyed: left to the process exit, as registries are
+  return *all;
 }
 }  // namespace
 
@@ -225,7 +218,17 @@ std::optional<Key> Catalogue::find(std::string_view name) const {
   return it->second;
 }
 
-bool Catalogue::python_parseable(std::string_view name) const { return parseable_.count(name) > 0; }
+// A word of the space-separated list; asked only by `keys` and `explain-key`,
+// so no table is built for it at start-up.
+bool Catalogue::python_parseable(std::string_view name) const {
+  const std::string_view words = spec_->python_parseable_names;
+  if (name.empty()) return false;
+  for (size_t at = words.find(name); at != std::string_view::npos; at = words.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    if ((at == 0 || words[at - 1] == ' ') && (end == words.size() || words[end] == ' ')) return true;
+  }
+  return false;
+}
 
 std::vector<std::string_view> Catalogue::key_names() const {
   std::vector<std::string_view> out;

@@ -130,6 +130,7 @@ class Catalogue {
  private:
   void add_key(std::string name, KeyKind kind, Key functionality, int backend);
   KeySet union_of(const std::vector<std::string_view>& names, const char* field) const;
+  Key runtime_key_named(std::string_view name, const char* field) const;  // InputError naming `field` if not
 
   std::unique_ptr<const ReleaseSpec> owned_;
   const ReleaseSpec* spec_;
@@ -140,7 +141,6 @@ class Catalogue {
   std::vector<KeySet> bits_;
   std::vector<bool> per_backend_;  // by functionality value
   std::unordered_map<std::string_view, Key> by_name_;
-  std::unordered_map<std::string_view, bool> parseable_;
   std::vector<Key> runtime_keys_;
   std::vector<int> offset_;  // table offset by functionality value
   std::vector<Key> block_start_;  // StartOf<F>Backends by functionality value

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "registry/sources.h"
+#include "registry/torch_dump.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -72,6 +73,12 @@ class OpPattern {
     default_overload_ = names_default_overload(text_);
     const size_t sep = text_.find("::");
     bare_ = text_.find('.', sep == std::string::npos ? 0 : sep) == std::string::npos;
+  }
+  // What every name this pattern matches starts with.
+  std::string prefix() const {
+    if (glob_) return text_.substr(0, text_.find_first_of("*?["));
+    if (default_overload_) return text_.substr(0, text_.size() - k_default_suffix.size());
+    return text_;
   }
   bool matches(std::string_view op_name) const {
     const std::string_view p = text_;
@@ -146,7 +153,9 @@ Selection load_and_select(const std::vector<std::string>& sources,
                           const std::vector<std::string>& patterns) {
   std::vector<OpPattern> matchers;
   for (const auto& p : patterns) matchers.emplace_back(canonical_op_pattern(p));
-  auto wanted = [&matchers](std::string_view name) {
+  OperatorPrefixes wanted;
+  for (const auto& m : matchers) wanted.prefixes.push_back(m.prefix());
+  wanted.accepts = [&matchers](std::string_view name) {
     for (const auto& m : matchers)
       if (m.matches(name)) return true;
     return false;

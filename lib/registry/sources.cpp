@@ -91,8 +91,7 @@ void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
   } else {
     registry->require_release(version, spec.text);
   }
-  import_torch_fallbacks(*registry, builtin.fallbacks_json, spec.text + " fallbacks");
-  load_pack(*registry, builtin.pack, spec.text, only);
+  load_pack(*registry, builtin.pack, spec.text, only);  // its fallbacks too
   registry->sources.push_back(spec.text);
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "registry/registry.h"
 
@@ -14,6 +15,14 @@ namespace dispatchctl {
 // Which operators to load; empty = all. Lets `show OP` skip the other
 // 3,000 blocks of a built-in registry.
 using OperatorFilter = std::function<bool(std::string_view op_name)>;
+// An OperatorFilter that also says how every name it accepts starts (with one
+// of `prefixes`): a reader of name-sorted operators (the built-in pack) then
+// looks only at those ranges, not at every name (load_pack).
+struct OperatorPrefixes {
+  std::vector<std::string> prefixes;
+  std::function<bool(std::string_view op_name)> accepts;
+  bool operator()(std::string_view op_name) const { return accepts(op_name); }
+};
 
 // Registers every operator of the dump (that `only` accepts). Kernels of one
 // key are registered oldest first so the dump's active kernel ends up active.

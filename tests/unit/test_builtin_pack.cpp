@@ -25,6 +25,9 @@ std::string dump_text(const std::string& version) {
 std::string describe(const Registry& registry) {
   std::string out;
   const Catalogue& cat = registry.catalogue();
+  for (const Fallback& fb : registry.fallbacks())
+    out += "fallback " + cat.name(fb.key) + " | " + fb.debug + " | " + std::to_string(fb.fallthrough) + " | " +
+           fb.origin.to_string() + " | " + std::to_string(fb.sequence) + "\n";
   for (const Operator& op : registry.operators()) {
     out += op.name + "\n";
     if (op.schema)
@@ -45,14 +48,17 @@ std::string describe(const Registry& registry) {
 
 }  // namespace
 
-TEST_CASE("pack: the embedded pack registers what the text loader registers from the dump") {
+TEST_CASE("pack: the embedded pack registers what the text loaders register from the dump and fallbacks") {
   for (const BuiltinRegistry& builtin : builtin_registries()) {
     const std::string version(builtin.version);
     CAPTURE(version);
     Registry from_text(*Catalogue::for_version(version)), from_pack(*Catalogue::for_version(version));
+    import_torch_fallbacks(from_text, builtin.fallbacks_json, "builtin:" + version + " fallbacks");
     import_torch_state(from_text, dump_text(version), "builtin:" + version);
     load_pack(from_pack, builtin.pack, "builtin:" + version);
     REQUIRE(from_pack.operators().size() == from_text.operators().size());
+    REQUIRE(from_pack.fallbacks().size() == from_text.fallbacks().size());
+    CHECK(from_pack.fallbacks().size() > 20);
     CHECK(describe(from_pack) == describe(from_text));
     CHECK(from_pack.registration_count() == from_text.registration_count());
   }
@@ -96,4 +102,23 @@ TEST_CASE("pack: a damaged pack is an InputError naming the source") {
   const std::uint16_t no_key = 0xFFFF;
   std::memcpy(bad_key.data() + first_kernel + offsetof(PackedKernel, key), &no_key, sizeof no_key);
   CHECK_THROWS_WITH_AS(load(bad_key), doctest::Contains("key index out of range"), InputError);
+}
+
+TEST_CASE("pack: a filter with name prefixes loads what the plain filter loads, in the same order") {
+  const BuiltinRegistry& builtin = builtin_registries().front();
+  const Catalogue& cat = *Catalogue::for_version(builtin.version);
+  const std::vector<std::vector<std::string>> cases = {
+      {"aten::add"}, {"aten::add", "aten::add."}, {"aten::mul.", "aten::add"}, {""}, {"zzz"}, {"aten::sin", "prims::"}};
+  for (const auto& prefixes : cases) {
+    CAPTURE(prefixes);
+    auto starts_with_one = [prefixes](std::string_view name) {
+      for (const auto& p : prefixes)
+        if (name.starts_with(p)) return true;
+      return false;
+    };
+    Registry plain(cat), ranged(cat);
+    load_pack(plain, builtin.pack, "x", starts_with_one);
+    load_pack(ranged, builtin.pack, "x", OperatorPrefixes{prefixes, starts_with_one});
+    CHECK(describe(ranged) == describe(plain));
+  }
 }

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "query/op_select.h"
+#include "registry/sources.h"
 #include "test_support.h"
 #include "util/errors.h"
 #include "util/suggest.h"
@@ -37,4 +38,21 @@ TEST_CASE("did-you-mean: a name cut short suggests the shortest name it starts")
                                               "CompositeImplicitAutograd"};
   CHECK(closest_match("CompositeExplicit", keys) == std::optional<std::string>("CompositeExplicitAutograd"));
   CHECK(!closest_match("Com", keys));  // too short to mean anything
+}
+
+TEST_CASE("op selection: loading only what the patterns can match selects what the whole registry selects") {
+  // load_and_select tells the built-in pack each pattern's name prefix, and
+  // the pack reads only those name ranges; the answer must not change.
+  const auto whole = load_registry({"builtin:2.14.1"});
+  const std::vector<std::vector<std::string>> cases = {
+      {"aten::add"},        {"aten::add.Tensor"}, {"torch.ops.aten.add.Tensor"}, {"aten.nonzero"},
+      {"aten::sin.default"}, {"aten::add*"},      {"aten::[ab]dd*"},             {"*::add.out"},
+      {"aten::mul", "aten::add", "aten::mul.Tensor"}, {"prims::*"}};
+  for (const auto& patterns : cases) {
+    CAPTURE(patterns);
+    const Selection some = load_and_select({"builtin:2.14.1"}, patterns);
+    CHECK(names_of(some.operators) == names_of(select_operators(*whole, patterns)));
+    CHECK(some.registry->fallbacks().size() == whole->fallbacks().size());
+  }
+  CHECK(load_and_select({"builtin:2.14.1"}, {"aten::add"}).registry->operators().size() < 10);
 }

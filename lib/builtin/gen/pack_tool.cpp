@@ -1,5 +1,5 @@
 // Build-time tool: parses a release's dump (lib/builtin/data/torch-VERSION/)
-// with the text loader and writes its pack (lib/builtin/pack.h), which the
+// and fallbacks.json with the text loaders and writes its pack (lib/builtin/pack.h), which the
 // binary embeds. Parsing here, once, is what makes start-up cheap.
 //   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack
 #include <cstdio>
@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
     const std::string dir = argv[1];
     const std::string profile_text = read_input_file(dir + "/profile.json");
     Registry registry(Catalogue::intern(parse_release_profile(profile_text, dir + "/profile.json")));
+    import_torch_fallbacks(registry, read_input_file(dir + "/fallbacks.json"), dir + "/fallbacks.json");
     const std::string state = read_input_file(dir + "/registry_state.txt.gz");
     import_torch_state(registry, state, dir + "/registry_state.txt.gz");
     write_file_atomically(argv[2], write_pack(registry));
