@@ -167,19 +167,18 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
 }
 
 // The record's strings are kept as they are (the registry keeps their pool);
-// the JSON pointers of their origins are made here and copied.
+// origins are the entries' ordinals (their pointers are made when printed).
 void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source) {
   const Problem* problem = op.problem.get();
   if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
   const std::string pointer = operator_pointer(index);
   if (op.schema) {
-    const std::string schema_pointer = pointer + "/schema";
     Schema schema;
     schema.text = *op.schema;
     if (op.debug) schema.debug = *op.debug;
     if (op.alias_analysis) schema.alias_analysis = *op.alias_analysis;
     schema.alias_analysis_explicit = op.alias_analysis.has_value();
-    schema.origin = Origin{source, registry.keep(schema_pointer), 0};
+    schema.origin = Origin::manifest_schema(source, static_cast<std::uint32_t>(index));
     registry.define(op.name, schema, Registry::Strings::Keep);
   } else {
     registry.declare(op.name, Registry::Strings::Keep, op.kernels.size());
@@ -189,7 +188,6 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
   auto resolve = [&](std::string_view key, size_t i) {
     return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key");
   };
-  std::string kernel_pointer;
   for (size_t i = 0; i < op.kernels.size(); ++i) {
     const auto& k = op.kernels[i];
     Kernel kernel;
@@ -200,8 +198,7 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
     kernel.boxed = k.boxed;
     kernel.unboxed = k.unboxed;
     kernel.then = k.then;
-    kernel_pointer = pointer + "/kernels/" + std::to_string(i);
-    kernel.origin = Origin{source, registry.keep(kernel_pointer), 0};
+    kernel.origin = Origin::manifest_kernel(source, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(i));
     registry.impl(op.name, kernel, Registry::Strings::Keep);
   }
   if (!problem) return;
