@@ -141,6 +141,9 @@ class Registry {
   // Room for `more` operators (a large manifest says how many it brings):
   // no regrowth of the operator table while they are added.
   void reserve_operators(std::size_t more);
+  // Room in the operator table only (the index grows as needed), for a count
+  // that is a guess: pages never written are never resident.
+  void reserve_operator_table(std::size_t more) { operators_.reserve(operators_.size() + more); }
   // A copy of `text` that lives as long as the registry: for a string built
   // while making a registration (what the registration calls keep is theirs).
   Text keep(std::string_view text) { return pool_->keep(text); }
