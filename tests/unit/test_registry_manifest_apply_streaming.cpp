@@ -26,20 +26,25 @@ fs::path write(const std::string& content) {
   return path;
 }
 
-// The registry as its origins and kernels print, and the error if any.
+// The two operators' origins and kernels as they print, and the registry's size.
+std::string describe(const Registry& registry) {
+  std::string out;
+  for (const char* name : {"x::a", "x::b"})
+    if (const Operator* op = registry.find(name)) {
+      out += std::string(name) + (op->schema ? " " + op->schema->origin.pointer() : "") + ";";
+      for (const Kernel& k : op->registrations)
+        out += " " + std::string(k.debug) + "@" + k.origin.pointer() + "#" + std::to_string(k.sequence);
+      out += "\n";
+    }
+  return out + "operators: " + std::to_string(registry.operators().size()) + ", sources: " + registry.sources.back();
+}
+
+// The file through load_registry (applied while read when it can be), or its error.
 std::string outcome(const std::string& content) {
   const fs::path path = write(content);
   std::string out;
   try {
-    auto registry = load_registry({path.string()});
-    for (const char* name : {"x::a", "x::b"})
-      if (const Operator* op = registry->find(name)) {
-        out += std::string(name) + (op->schema ? " " + op->schema->origin.pointer() : "") + ";";
-        for (const Kernel& k : op->registrations)
-          out += " " + std::string(k.debug) + "@" + k.origin.pointer() + "#" + std::to_string(k.sequence);
-        out += "\n";
-      }
-    out += "operators: " + std::to_string(registry->operators().size()) + ", sources: " + registry->sources.back();
+    out = describe(*load_registry({path.string()}));
   } catch (const InputError& e) {
     out = e.what();
   }
@@ -54,14 +59,7 @@ std::string whole_file_outcome(const std::string& content) {
   try {
     auto registry = load_registry({"builtin:2.14.1"});
     apply_manifest(*registry, read_manifest_file(path.string(), path.string(), &registry->catalogue()));
-    for (const char* name : {"x::a", "x::b"})
-      if (const Operator* op = registry->find(name)) {
-        out += std::string(name) + (op->schema ? " " + op->schema->origin.pointer() : "") + ";";
-        for (const Kernel& k : op->registrations)
-          out += " " + std::string(k.debug) + "@" + k.origin.pointer() + "#" + std::to_string(k.sequence);
-        out += "\n";
-      }
-    out += "operators: " + std::to_string(registry->operators().size()) + ", sources: " + registry->sources.back();
+    out = describe(*registry);
   } catch (const InputError& e) {
     out = e.what();
   }
