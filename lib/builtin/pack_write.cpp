@@ -29,7 +29,7 @@ class PackWriter {
     if (op.schema) {
       packed.schema = string_id(op.schema->text);
       packed.schema_debug = string_id(op.schema->debug);
-      packed.schema_line = static_cast<std::uint32_t>(op.schema->origin.line);
+      packed.schema_line = static_cast<std::uint32_t>(op.schema->origin.line());
       for (std::uint8_t i = 0; i < std::size(k_alias_analysis_kinds); ++i)
         if (op.schema->alias_analysis == k_alias_analysis_kinds[i]) packed.alias_analysis = i;
       packed.alias_analysis_explicit = op.schema->alias_analysis_explicit;
@@ -41,7 +41,7 @@ class PackWriter {
       PackedKernel pk{};
       pk.debug = string_id(k.debug);
       pk.signature = k.signature ? string_id(*k.signature) : k_no_string;
-      pk.line = static_cast<std::uint32_t>(k.origin.line);
+      pk.line = static_cast<std::uint32_t>(k.origin.line());
       pk.key = key_index(k.key);
       pk.flags = (k.fallthrough ? k_kernel_fallthrough : 0) | (k.boxed ? k_kernel_boxed : 0) |
                  (k.unboxed ? k_kernel_unboxed : 0);

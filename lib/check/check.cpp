@@ -46,9 +46,9 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
   }
   const std::set<std::string> files(manifest_files.begin(), manifest_files.end());
   auto touched_by_files = [files](const Operator& op) {
-    if (op.schema && files.count(op.schema->origin.file)) return true;
+    if (op.schema && files.count(op.schema->origin.file())) return true;
     return std::any_of(op.registrations.begin(), op.registrations.end(),
-                       [&](const Kernel& k) { return files.count(k.origin.file) > 0; });
+                       [&](const Kernel& k) { return files.count(k.origin.file()) > 0; });
   };
   scope.contains = [touched_by_files, all = files.empty() || options.include_base,
                     patterns = options.op_patterns](const Operator& op) {

@@ -9,7 +9,7 @@
 namespace dispatchctl {
 namespace {
 
-Location location_of(const Origin& origin) { return {origin.file, origin.pointer, origin.line, 0}; }
+Location location_of(const Origin& origin) { return {std::string(origin.file()), origin.pointer(), origin.line(), 0}; }
 
 Finding make(std::string_view rule, const Operator& op, const Origin& origin, std::string message) {
   Finding f;
@@ -78,7 +78,7 @@ void lint_overrides(const Registry& registry, const LintScope& scope, std::vecto
       if (!signature_fixer && k.unboxed && !k.fallthrough) signature_fixer = &k;
       if (newest[k.key] && !is_silent_override_key(cat, k.key))
         found.push_back({&op, &k, newest[k.key], signature_fixer ? signature_fixer->debug : "no debug info",
-                         signature_fixer && signature_fixer->origin.pointer.empty()});
+                         signature_fixer && !signature_fixer->origin.has_pointer()});
       newest[k.key] = &k;
     }
   }

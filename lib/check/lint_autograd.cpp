@@ -108,7 +108,7 @@ void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, s
     f.rule = "no-autograd-kernel";
     f.op = op.name;
     const Origin& at = op.schema ? op.schema->origin : op.registrations.front().origin;
-    f.location = {at.file, at.pointer, at.line, 0};
+    f.location = {std::string(at.file()), at.pointer(), at.line(), 0};
     f.key = cat.name(uncovered.front());
     f.message = op.name + " has backend kernels but no autograd kernel reaches " + summarize_keys(cat, uncovered) +
                 ": " + consequence + "; register a kernel at Autograd (or CompositeImplicitAutograd), or a "

@@ -19,7 +19,7 @@ void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std:
     if (op.registrations.empty() || !scope.contains(op)) continue;
     // A dump does not record registration order, and the live table depends on it.
     if (std::any_of(op.registrations.begin(), op.registrations.end(),
-                    [](const Kernel& k) { return k.origin.pointer.empty(); }))
+                    [](const Kernel& k) { return !k.origin.has_pointer(); }))
       continue;
     const LiveTable live = replay_live_table(registry, op);
     const std::vector<Key> stale = live.stale_keys();
@@ -28,7 +28,7 @@ void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std:
     Finding f;
     f.rule = "stale-live-row";
     f.op = op.name;
-    f.location = {latest->origin.file, latest->origin.pointer, latest->origin.line, 0};
+    f.location = {std::string(latest->origin.file()), latest->origin.pointer(), latest->origin.line(), 0};
     f.message = op.name + ": the registration order leaves " + std::to_string(stale.size()) +
                 (stale.size() == 1 ? " live row" : " live rows") +
                 " stale (calls run another kernel than _dispatch_dump_table shows): " +

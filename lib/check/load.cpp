@@ -68,7 +68,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
   auto sink = [&out](Registry::Refusal what, const Origin& where, const std::string& message) {
     Finding f;
     f.rule = std::string(refusal_rule(what));
-    f.location = Location{where.file, where.pointer, where.line, 0};
+    f.location = Location{std::string(where.file()), where.pointer(), where.line(), 0};
     f.message = message;
     out.findings.push_back(std::move(f));
   };

@@ -72,7 +72,7 @@ std::vector<Fix> find_fixes(const Registry& registry, const Operator& op, Key k,
     Kernel kernel;
     kernel.key = candidate;
     kernel.debug = "(new kernel)";
-    kernel.origin.file = "(explain)";
+    kernel.origin = Origin{"(explain)", {}, 0};
     scratch->impl(op.name, kernel);
     fixes.push_back(evaluate(*scratch, op, k, table, Fix::Kind::Kernel, candidate));
   }
@@ -81,7 +81,7 @@ std::vector<Fix> find_fixes(const Registry& registry, const Operator& op, Key k,
     Fallback fb;
     fb.key = k;
     fb.debug = "(new fallback)";
-    fb.origin.file = "(explain)";
+    fb.origin = Origin{"(explain)", {}, 0};
     scratch->fallback(fb);
     fixes.push_back(evaluate(*scratch, op, k, table, Fix::Kind::BackendFallback, k));
   }

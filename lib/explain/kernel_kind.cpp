@@ -24,12 +24,12 @@ KernelLanguage kernel_language(std::string_view debug, std::string_view origin_f
 }
 
 KernelLanguage kernel_language(const Kernel& kernel) {
-  return kernel_language(kernel.debug, kernel.origin.file);
+  return kernel_language(kernel.debug, kernel.origin.file());
 }
 
 KernelLanguage row_language(const Row& row) {
   if (!row.valid()) return KernelLanguage::None;
-  if (row.fallback) return kernel_language(row.fallback->debug, row.fallback->origin.file);
+  if (row.fallback) return kernel_language(row.fallback->debug, row.fallback->origin.file());
   return row.kernel ? kernel_language(*row.kernel) : KernelLanguage::Cpp;
 }
 

@@ -1,6 +1,7 @@
 #include "registry/manifest.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <type_traits>
 
@@ -98,10 +99,16 @@ ManifestKernel read_kernel(const ObjectReader& r, StringPool& strings, Problem::
 ManifestOperator read_operator(const json& element, size_t index, const std::string& source, StringPool& strings) {
   ManifestOperator op;
   if (element.is_object()) {  // what the schema check reads even of a broken entry
-    if (auto name = element.find("name"); name != element.end() && name->is_string())
-      op.name = strings.keep(name->get_ref<const std::string&>()), op.name_is_string = true;
     if (auto schema = element.find("schema"); schema != element.end() && schema->is_string())
       op.schema = Text(strings.keep(schema->get_ref<const std::string&>()));
+    if (auto name = element.find("name"); name != element.end() && name->is_string()) {
+      const std::string& text = name->get_ref<const std::string&>();
+      // The name starts the schema ("ns::op(Tensor self) -> Tensor"): kept once.
+      const bool in_schema = op.schema && op.schema->size() > text.size() && op.schema->starts_with(text) &&
+                             (*op.schema)[text.size()] == '(';
+      op.name = in_schema ? op.schema->substr(0, text.size()) : strings.keep(text);
+      op.name_is_string = true;
+    }
   }
   Problem::At at = Problem::At::Operator;
   std::string key;
@@ -144,6 +151,16 @@ bool defines_aten(const json& element) {
          name->get_ref<const std::string&>().rfind("aten::", 0) == 0;
 }
 
+// The top-level fields: the format, the release and its catalogue.
+void read_header(ManifestDocument& m, const Catalogue* base) {
+  ObjectReader top(m.doc, m.source, "", k_top_fields);
+  m.torch_version = checked_version(top);
+  m.catalogue = &catalogue_of(top, m.torch_version, base);
+  m.has_profile = top.get("release_profile") != nullptr;
+  if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
+    top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
+}
+
 ManifestDocument read_streamed(const std::function<StreamedManifest(const OperatorSink&)>& stream,
                                const std::function<std::string()>& text, const std::string& source,
                                const Catalogue* base) {
@@ -156,30 +173,24 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   StreamedManifest streamed = stream(keep);
   m.doc = std::move(streamed.top);
   m.bytes = streamed.bytes;
-  ObjectReader top(m.doc, source, "", k_top_fields);
-  m.torch_version = checked_version(top);
-  m.catalogue = &catalogue_of(top, m.torch_version, base);
-  m.has_profile = top.get("release_profile") != nullptr;
-  if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
-    top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
+  read_header(m, base);
   check_manifest_schemas(m.operators, text, source, *m.catalogue);
   return m;
 }
 
 // The record's strings are kept as they are (the registry keeps their pool);
-// the JSON pointers of their origins are made here and copied.
+// origins are the entries' ordinals (their pointers are made when printed).
 void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source) {
   const Problem* problem = op.problem.get();
   if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
   const std::string pointer = operator_pointer(index);
   if (op.schema) {
-    const std::string schema_pointer = pointer + "/schema";
     Schema schema;
     schema.text = *op.schema;
     if (op.debug) schema.debug = *op.debug;
     if (op.alias_analysis) schema.alias_analysis = *op.alias_analysis;
     schema.alias_analysis_explicit = op.alias_analysis.has_value();
-    schema.origin = Origin{source, registry.keep(schema_pointer), 0};
+    schema.origin = Origin::manifest_schema(source, static_cast<std::uint32_t>(index));
     registry.define(op.name, schema, Registry::Strings::Keep);
   } else {
     registry.declare(op.name, Registry::Strings::Keep, op.kernels.size());
@@ -189,7 +200,6 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
   auto resolve = [&](std::string_view key, size_t i) {
     return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key");
   };
-  std::string kernel_pointer;
   for (size_t i = 0; i < op.kernels.size(); ++i) {
     const auto& k = op.kernels[i];
     Kernel kernel;
@@ -200,8 +210,7 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
     kernel.boxed = k.boxed;
     kernel.unboxed = k.unboxed;
     kernel.then = k.then;
-    kernel_pointer = pointer + "/kernels/" + std::to_string(i);
-    kernel.origin = Origin{source, registry.keep(kernel_pointer), 0};
+    kernel.origin = Origin::manifest_kernel(source, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(i));
     registry.impl(op.name, kernel, Registry::Strings::Keep);
   }
   if (!problem) return;
@@ -209,8 +218,8 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
   throw InputError(problem->message);
 }
 
-template <class Doc>
-void apply_document(Registry& registry, Doc&& manifest) {
+// What comes before the operators: the release, the description, the fallbacks.
+void apply_header(Registry& registry, const ManifestDocument& manifest) {
   const json& doc = manifest.doc;
   const std::string& source = manifest.source;
   ObjectReader top(doc, source, "", k_top_fields);
@@ -233,6 +242,12 @@ void apply_document(Registry& registry, Doc&& manifest) {
   }
   (void)top.array("operators");  // kept only when it is not an array: says so
   registry.keep_alive(manifest.strings);
+}
+
+template <class Doc>
+void apply_document(Registry& registry, Doc&& manifest) {
+  apply_header(registry, manifest);
+  const std::string& source = manifest.source;
   registry.reserve_operators(manifest.operators.size());
   if constexpr (std::is_const_v<std::remove_reference_t<Doc>>) {
     size_t index = 0;
@@ -271,6 +286,61 @@ ManifestDocument read_manifest_file(const std::string& path, const std::string& 
 void apply_manifest(Registry& registry, ManifestDocument&& manifest) { apply_document(registry, std::move(manifest)); }
 
 void apply_manifest(Registry& registry, const ManifestDocument& manifest) { apply_document(registry, manifest); }
+
+namespace {
+struct GaveUp {};  // not an InputError: nothing on the way catches it
+}  // namespace
+
+std::optional<ManifestDocument> apply_manifest_file_streaming(
+    const std::string& path, const std::string& source, const Catalogue* base,
+    const std::function<Registry*(const ManifestDocument& header)>& registry_for, bool aten_definitions_refused) {
+  ManifestDocument m;
+  m.source = source;
+  Registry* registry = nullptr;
+  size_t fields_before = 0, index = 0;
+  const OperatorsStart start = [&](const json& top) {
+    m.doc = top;
+    read_header(m, base);
+    registry = registry_for(m);
+    if (!registry) throw GaveUp{};
+    apply_header(*registry, m);
+    fields_before = top.size();
+    // A manifest file's entries take ~200 bytes an operator: growing the table
+    // by doubling instead would hold the old one and the new one at once.
+    constexpr std::uintmax_t k_bytes_per_operator_guess = 128;
+    std::error_code unknown;
+    if (const auto bytes = std::filesystem::file_size(path, unknown); !unknown)
+      registry->reserve_operator_table(static_cast<size_t>(bytes / k_bytes_per_operator_guess));
+  };
+  const auto no_text = []() -> std::string { throw GaveUp{}; };
+  const OperatorSink apply = [&](json&& element) {
+    if (!registry || (aten_definitions_refused && defines_aten(element))) throw GaveUp{};
+    const ManifestOperator op = read_operator(element, index, source, *m.strings);
+    if (op.problem) throw GaveUp{};
+    check_manifest_schema(op, index, no_text, source, *m.catalogue);
+    apply_operator(*registry, op, index++, source);
+  };
+  try {
+    StreamedManifest streamed = stream_manifest_file(path, source, apply, start);
+    if (!registry) return std::nullopt;
+    // What may follow "operators" and not change what was applied (an export ends with "recorded").
+    for (auto field = std::next(streamed.top.begin(), static_cast<std::ptrdiff_t>(fields_before));
+         field != streamed.top.end(); ++field)
+      if (field.key() != "recorded" && field.key() != "description") return std::nullopt;
+    m.doc = std::move(streamed.top);
+    m.bytes = streamed.bytes;
+    if (m.doc.size() != fields_before) {
+      read_header(m, base);
+      (void)ObjectReader(m.doc, source, "", k_top_fields).string("description", false);
+    }
+  } catch (const GaveUp&) {
+    return std::nullopt;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  registry->sources.push_back(source);
+  return m;
+}
 
 std::string write_manifest(const Registry& registry, const std::string& torch_version) {
   const Catalogue& cat = registry.catalogue();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -74,6 +75,19 @@ ManifestDocument read_manifest_file(const std::string& path, const std::string& 
 // operators out as it goes (a large manifest is not held twice).
 void apply_manifest(Registry& registry, ManifestDocument&& manifest);
 void apply_manifest(Registry& registry, const ManifestDocument& manifest);
+// Applies a manifest file while reading it (issue 14): each operator goes
+// into the registry once read, so memory grows with the registry, not with
+// the file. `registry_for` is asked for the registry once the top-level
+// fields before "operators" are read (a manifest that defines aten::
+// operators is refused when `aten_definitions_refused`: its registry was
+// chosen as for one that does not). std::nullopt when the file cannot be
+// applied in the order it is written (fields after "operators", no
+// "operators" array), or anything in it is wrong: the registry may then be
+// half-changed, and the caller rolls it back and reads the file with
+// read_manifest_file + apply_manifest, which report errors in their order.
+std::optional<ManifestDocument> apply_manifest_file_streaming(
+    const std::string& path, const std::string& source, const Catalogue* base,
+    const std::function<Registry*(const ManifestDocument& header)>& registry_for, bool aten_definitions_refused);
 // The registry as one manifest (operators and kernels in registration order).
 std::string write_manifest(const Registry& registry, const std::string& torch_version);
 

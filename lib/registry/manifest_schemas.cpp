@@ -23,28 +23,31 @@ std::string place(std::string_view text, const std::string& source, const std::s
 
 }  // namespace
 
-void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
-                            const std::function<std::string()>& text, const std::string& source,
-                            const Catalogue& catalogue) {
+void check_manifest_schema(const ManifestOperator& op, size_t index, const std::function<std::string()>& text,
+                           const std::string& source, const Catalogue& catalogue) {
+  if (!op.schema) return;
   // Whether lower-case type variables are taken in every namespace is release
   // profile data (the manifest's own profile, its base's, or the built-in one
   // of its MAJOR.MINOR: whatever the manifest's catalogue was built from).
   const SchemaParseOptions options{catalogue.spec().schema_type_variables_in_any_namespace};
-  size_t i = 0;
-  for (const auto& op : operators) {
-    const size_t index = i++;
-    if (!op.schema) continue;
+  auto parsed = parse_function_schema(*op.schema, options);
+  if (const auto* error = std::get_if<SchemaError>(&parsed)) {
     const std::string pointer = "/operators/" + std::to_string(index) + "/schema";
-    auto parsed = parse_function_schema(*op.schema, options);
-    if (const auto* error = std::get_if<SchemaError>(&parsed)) {
-      throw InputError(place(text(), source, pointer, error->offset) + ": " + pointer + ": " + error->message +
-                       (error->fix.empty() ? "" : "; " + error->fix));
-    }
-    const auto& schema = std::get<FunctionSchema>(parsed);
-    if (!op.name_is_string || op.name == schema.full_name()) continue;
-    throw InputError(place(text(), source, pointer, 0) + ": " + pointer + ": the schema defines '" + schema.full_name() +
-                     "' but \"name\" is '" + op.name + "'; make them the same operator");
+    throw InputError(place(text(), source, pointer, error->offset) + ": " + pointer + ": " + error->message +
+                     (error->fix.empty() ? "" : "; " + error->fix));
   }
+  const auto& schema = std::get<FunctionSchema>(parsed);
+  if (!op.name_is_string || op.name == schema.full_name()) return;
+  const std::string pointer = "/operators/" + std::to_string(index) + "/schema";
+  throw InputError(place(text(), source, pointer, 0) + ": " + pointer + ": the schema defines '" + schema.full_name() +
+                   "' but \"name\" is '" + op.name + "'; make them the same operator");
+}
+
+void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
+                            const std::function<std::string()>& text, const std::string& source,
+                            const Catalogue& catalogue) {
+  size_t index = 0;
+  for (const auto& op : operators) check_manifest_schema(op, index++, text, source, catalogue);
 }
 
 }  // namespace dispatchctl

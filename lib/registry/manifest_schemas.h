@@ -18,5 +18,8 @@ namespace dispatchctl {
 void check_manifest_schemas(const std::deque<ManifestOperator>& operators,
                             const std::function<std::string()>& text, const std::string& source,
                             const Catalogue& catalogue);
+// The same for the `index`-th entry alone (a manifest applied while it is read).
+void check_manifest_schema(const ManifestOperator& op, size_t index, const std::function<std::string()>& text,
+                           const std::string& source, const Catalogue& catalogue);
 
 }  // namespace dispatchctl

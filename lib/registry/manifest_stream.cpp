@@ -19,7 +19,8 @@ using json = nlohmann::ordered_json;
 // each of its elements on its own and passing it on when complete.
 class ManifestSax {
  public:
-  ManifestSax(const std::string& source, const OperatorSink& sink) : source_(source), sink_(sink) {}
+  ManifestSax(const std::string& source, const OperatorSink& sink, const OperatorsStart& on_operators)
+      : source_(source), sink_(sink), on_operators_(on_operators) {}
 
   bool null() { return value(json(nullptr)); }
   bool boolean(bool v) { return value(json(v)); }
@@ -130,6 +131,7 @@ class ManifestSax {
     if (pending_operators_ && container.is_array()) {
       pending_operators_ = false;
       frames_.push_back({nullptr, nullptr, false});
+      if (on_operators_) on_operators_(top_);
     } else if (in_operators()) {
       element_ = std::move(container);
       frames_.push_back({&element_, nullptr, true});
@@ -148,6 +150,7 @@ class ManifestSax {
 
   const std::string& source_;
   const OperatorSink& sink_;
+  OperatorsStart on_operators_;
   std::vector<Frame> frames_;
   json* slot_ = nullptr;
   json element_;
@@ -213,14 +216,16 @@ StreamedManifest finish(ManifestSax& sax, bool parsed, std::string_view text, co
 
 }  // namespace
 
-StreamedManifest stream_manifest_text(std::string_view text, const std::string& source, const OperatorSink& sink) {
+StreamedManifest stream_manifest_text(std::string_view text, const std::string& source, const OperatorSink& sink,
+                                      const OperatorsStart& on_operators) {
   check_json_text(text, source);
-  ManifestSax sax(source, sink);
+  ManifestSax sax(source, sink, on_operators);
   const bool parsed = json::sax_parse(text.begin(), text.end(), &sax);
   return finish(sax, parsed, text, source);
 }
 
-StreamedManifest stream_manifest_file(const std::string& path, const std::string& source, const OperatorSink& sink) {
+StreamedManifest stream_manifest_file(const std::string& path, const std::string& source, const OperatorSink& sink,
+                                      const OperatorsStart& on_operators) {
   std::ifstream in = open_input_file(path);
   char magic[2] = {};
   in.read(magic, 2);
@@ -228,10 +233,10 @@ StreamedManifest stream_manifest_file(const std::string& path, const std::string
   in.seekg(0);
   if (is_gzip(std::string_view(magic, static_cast<size_t>(in.good() ? 2 : 0)))) {
     const std::string text = read_input_file(path);
-    return stream_manifest_text(text, source, sink);
+    return stream_manifest_text(text, source, sink, on_operators);
   }
   BlockReader reader(in);
-  ManifestSax sax(source, sink);
+  ManifestSax sax(source, sink, on_operators);
   bool parsed = false;
   try {
     parsed = json::sax_parse(BlockIterator{&reader}, BlockIterator{}, &sax);

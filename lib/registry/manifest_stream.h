@@ -13,6 +13,8 @@
 namespace dispatchctl {
 
 using OperatorSink = std::function<void(nlohmann::ordered_json&& element)>;
+// Called when an "operators" array opens, with the top-level fields read so far.
+using OperatorsStart = std::function<void(const nlohmann::ordered_json& top)>;
 
 struct StreamedManifest {
   // The document without its "operators" array (kept here when it is not an array).
@@ -20,8 +22,10 @@ struct StreamedManifest {
   size_t bytes = 0;  // of JSON text read
 };
 
-StreamedManifest stream_manifest_text(std::string_view text, const std::string& source, const OperatorSink& sink);
+StreamedManifest stream_manifest_text(std::string_view text, const std::string& source, const OperatorSink& sink,
+                                      const OperatorsStart& on_operators = {});
 // Reads PATH in blocks; a gzip file is inflated whole first (read_input_file).
-StreamedManifest stream_manifest_file(const std::string& path, const std::string& source, const OperatorSink& sink);
+StreamedManifest stream_manifest_file(const std::string& path, const std::string& source, const OperatorSink& sink,
+                                      const OperatorsStart& on_operators = {});
 
 }  // namespace dispatchctl

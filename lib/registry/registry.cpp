@@ -8,29 +8,12 @@
 
 namespace dispatchctl {
 
-std::string Origin::to_string() const {
-  if (line > 0) return std::string(file) + ":" + std::to_string(line);
-  if (!pointer.empty()) return std::string(file) + ": " + std::string(pointer);
-  return std::string(file);
-}
-
 Operator& Registry::entry(std::string_view op_name, Strings strings) {
   if (const auto at = index_.find(op_name, name_of()); at != NameIndex::k_none) return operators_[at];
   Operator& op = operators_.emplace_back();
   op.name = kept(op_name, strings);
   index_.insert(op.name, static_cast<std::uint32_t>(operators_.size() - 1), name_of());
   return op;
-}
-
-Origin Registry::kept(const Origin& origin, Strings strings) {
-  // A registry's registrations come from a handful of files: the last few
-  // kept are searched, newest first.
-  constexpr std::size_t k_searched = 8;
-  Text file;
-  for (std::size_t i = files_.size(); i-- > 0 && files_.size() - i <= k_searched;)
-    if (files_[i] == origin.file) file = files_[i];
-  if (file.data() == nullptr && !origin.file.empty()) file = files_.emplace_back(pool_->keep(origin.file));
-  return Origin{file, kept(origin.pointer, strings), origin.line};
 }
 
 void Registry::reserve_operators(std::size_t more) {
@@ -95,7 +78,6 @@ void Registry::define(std::string_view op_name, Schema schema, Strings strings) 
   const auto* kind =
       std::find(std::begin(k_alias_analysis_kinds), std::end(k_alias_analysis_kinds), schema.alias_analysis);
   schema.alias_analysis = kind != std::end(k_alias_analysis_kinds) ? *kind : kept(schema.alias_analysis, strings);
-  schema.origin = kept(schema.origin, strings);
   op.schema = schema;
 }
 
@@ -112,7 +94,6 @@ void Registry::impl(std::string_view op_name, Kernel kernel, Strings strings) {
   kernel.sequence = sequence_++;
   kernel.debug = kept(kernel.debug, strings);
   if (kernel.signature) kernel.signature = kept(*kernel.signature, strings);
-  kernel.origin = kept(kernel.origin, strings);
   const auto index = static_cast<std::uint32_t>(op.registrations.size());
   const Key key = kernel.key;
   op.registrations.push_back(kernel);
@@ -135,7 +116,6 @@ void Registry::fallback(Fallback fb) {
   }
   fb.sequence = sequence_++;
   fb.debug = pool_->keep(fb.debug);
-  fb.origin = kept(fb.origin, Strings::Copy);
   fallback_slot_[fb.key] = static_cast<int>(fallbacks_.size());
   fallbacks_.push_back(std::move(fb));
 }

@@ -16,43 +16,36 @@
 
 #include "keys/catalogue.h"
 #include "registry/name_index.h"
+#include "registry/origin.h"
 #include "registry/string_pool.h"
 #include "util/errors.h"
 
 namespace dispatchctl {
 
 
-// Where a registration came from: manifest file (or builtin:VERSION), the
-// JSON pointer of its entry, and the line when known (0 = unknown).
-struct Origin {
-  Text file;
-  Text pointer;
-  int line = 0;
-  std::string to_string() const;  // file:line or file (pointer)
-};
-
 // What a kernel does when a call reaches it, as a manifest may declare it
 // for `trace` ("then"); Default = trace's default for the kernel's kind.
-enum class KernelThen { Default, Return, Redispatch, Call, Decompose, Raise };
+enum class KernelThen : std::uint8_t { Default, Return, Redispatch, Call, Decompose, Raise };
 
+// Fields ordered by size: a large manifest holds a million of these.
 struct Kernel {
-  Key key = k_undefined;  // as stored: a keyless/Undefined registration is CIA
   Text debug;
   std::optional<Text> signature;  // inferred C++ schema, e.g. "(Tensor _0) -> Tensor _0"
+  Origin origin;
+  std::uint32_t sequence = 0;  // registration order, registry-wide
+  Key key = k_undefined;  // as stored: a keyless/Undefined registration is CIA
   bool fallthrough = false;
   bool boxed = true;
   bool unboxed = true;
   KernelThen then = KernelThen::Default;  // no effect on tables
-  Origin origin;
-  std::uint32_t sequence = 0;  // registration order, registry-wide
 };
 
 struct Fallback {
-  Key key = k_undefined;
   Text debug;
-  bool fallthrough = false;
   Origin origin;
   std::uint32_t sequence = 0;
+  Key key = k_undefined;
+  bool fallthrough = false;
 };
 
 // PyTorch's alias analysis kinds (what Schema::alias_analysis holds).
@@ -62,8 +55,8 @@ struct Schema {
   Text text;  // ns::name.overload(args) -> returns
   Text debug;
   Text alias_analysis = "CONSERVATIVE";
-  bool alias_analysis_explicit = false;
   Origin origin;
+  bool alias_analysis_explicit = false;
 };
 
 // Indices into Operator::registrations, newest first. Almost every key has
@@ -132,8 +125,8 @@ class Registry {
 
   // How the registration calls take the strings of what they register:
   // copied into the registry's pool, or kept as they are because they
-  // outlive the registry (the built-in pack's bytes). Origin::file is always
-  // copied, once per file.
+  // outlive the registry (the built-in pack's bytes). An Origin holds no
+  // text of its own (registry/origin.h).
   enum class Strings { Copy, Keep };
 
   // PyTorch's three registration calls. They throw InputError on what
@@ -148,6 +141,9 @@ class Registry {
   // Room for `more` operators (a large manifest says how many it brings):
   // no regrowth of the operator table while they are added.
   void reserve_operators(std::size_t more);
+  // Room in the operator table only (the index grows as needed), for a count
+  // that is a guess: pages never written are never resident.
+  void reserve_operator_table(std::size_t more) { operators_.reserve(operators_.size() + more); }
   // A copy of `text` that lives as long as the registry: for a string built
   // while making a registration (what the registration calls keep is theirs).
   Text keep(std::string_view text) { return pool_->keep(text); }
@@ -171,14 +167,12 @@ class Registry {
  private:
   Operator& entry(std::string_view op_name, Strings strings);
   Text kept(std::string_view text, Strings strings) { return strings == Strings::Keep ? text : pool_->keep(text); }
-  Origin kept(const Origin& origin, Strings strings);
   void refuse(Refusal what, const Origin& where, const std::string& message) const;
 
   const Catalogue* catalogue_;
   // Shared by copies of the registry, whose views point into it.
   std::shared_ptr<StringPool> pool_ = std::make_shared<StringPool>();
   std::vector<std::shared_ptr<const StringPool>> kept_pools_;
-  std::vector<std::string_view> files_;  // Origin::file values, each kept once
   std::vector<Operator> operators_;
   auto name_of() const {
     return [this](std::uint32_t position) -> std::string_view { return operators_[position].name; };

@@ -136,6 +136,40 @@ void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDoc
        " (it defines no aten:: operators; --bare loads it alone)");
 }
 
+// A manifest file applied while it is read (registry/manifest.h) when it
+// can be; otherwise, or when anything in it is wrong, the registry is rolled
+// back and the file read whole first, which reports errors in their order.
+// Rolling back a registry that holds operators costs a copy of it: past
+// this many, the file is read whole.
+constexpr size_t k_copied_for_rollback = 100000;
+
+ManifestDocument read_and_apply(std::unique_ptr<Registry>& registry, const std::string& path,
+                                const std::string& source, const OperatorFilter& only,
+                                std::vector<std::string>& notes) {
+  if (!registry || registry->operators().size() <= k_copied_for_rollback) {
+    std::unique_ptr<Registry> before = registry ? std::make_unique<Registry>(*registry) : nullptr;
+    const size_t notes_before = notes.size();
+    const bool base_chosen_here = !registry && !load_options().bare;
+    auto registry_for = [&](const ManifestDocument& header) {
+      layer_base_if_needed(registry, header, only, notes);  // as for a manifest defining no aten:: operator
+      if (!registry) {
+        registry = std::make_unique<Registry>(*header.catalogue);
+        registry->torch_version = header.torch_version;
+      }
+      return registry.get();
+    };
+    if (auto applied = apply_manifest_file_streaming(path, source, before ? &before->catalogue() : nullptr,
+                                                     registry_for, base_chosen_here))
+      return std::move(*applied);
+    registry = std::move(before);
+    notes.resize(notes_before);
+  }
+  ManifestDocument manifest = read_manifest_file(path, source, registry ? &registry->catalogue() : nullptr);
+  layer_base_if_needed(registry, manifest, only, notes);
+  load_manifest(registry, manifest);
+  return manifest;
+}
+
 }  // namespace
 
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
@@ -160,10 +194,7 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                     only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
         continue;
       case SourceSpec::Kind::File: {
-        ManifestDocument manifest =
-            read_manifest_file(spec.argument, spec.argument, registry ? &registry->catalogue() : nullptr);
-        layer_base_if_needed(registry, manifest, only, notes);
-        load_manifest(registry, manifest);
+        const ManifestDocument manifest = read_and_apply(registry, spec.argument, spec.argument, only, notes);
         if (on_manifest) on_manifest(manifest);
         log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}",
                     text, manifest.torch_version, manifest.bytes, registry->operators().size() - operators_before,

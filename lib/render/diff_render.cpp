@@ -99,7 +99,7 @@ std::string change_word(OperatorDiff::Change c) {
 std::string fallback_words(const Fallback* fb, bool locations) {
   if (!fb) return "none";
   std::string words = (fb->fallthrough ? "fallthrough " : "") + kernel_identity(short_debug(fb->debug), locations);
-  if (kernel_language(fb->debug, fb->origin.file) == KernelLanguage::Python) words += " (python)";
+  if (kernel_language(fb->debug, fb->origin.file()) == KernelLanguage::Python) words += " (python)";
   return words;
 }
 
@@ -190,7 +190,7 @@ nlohmann::ordered_json fallback_json(const Fallback* fb) {
   if (!fb) return nullptr;
   return {{"kernel", fb->debug},
           {"fallthrough", fb->fallthrough},
-          {"language", language_id(kernel_language(fb->debug, fb->origin.file))},
+          {"language", language_id(kernel_language(fb->debug, fb->origin.file()))},
           {"origin", fb->origin.to_string()}};
 }
 

@@ -47,7 +47,7 @@ std::string names(const Catalogue& cat, const std::vector<Key>& keys) {
   return out;
 }
 
-bool builtin_origin(const Origin& o) { return o.file.rfind(k_builtin_prefix, 0) == 0; }
+bool builtin_origin(const Origin& o) { return o.file().rfind(k_builtin_prefix, 0) == 0; }
 
 std::string where_from(const Catalogue& cat, const Row& row) {
   if (row.rule == Rule::BackendFallback)

@@ -52,7 +52,7 @@ std::vector<Group> group_rows(const std::vector<Row>& rows, bool all_keys) {
 }
 
 bool is_builtin_origin(const Origin& origin) {
-  return origin.file.rfind(k_builtin_prefix, 0) == 0;
+  return origin.file().rfind(k_builtin_prefix, 0) == 0;
 }
 
 std::string provenance(const Catalogue& cat, const Operator& op, const Group& g) {

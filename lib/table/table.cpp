@@ -59,7 +59,7 @@ const Kernel& ambiguous_autogradother_kernel() {
   static const Kernel kernel = [] {
     Kernel k;
     k.debug = "ambiguous_autogradother";
-    k.origin.file = "(PyTorch)";
+    k.origin = Origin{"(PyTorch)", {}, 0};
     return k;
   }();
   return kernel;

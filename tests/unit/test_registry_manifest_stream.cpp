@@ -164,10 +164,10 @@ TEST_CASE("manifest records: the registry keeps their strings after the document
   REQUIRE(op->schema);
   CHECK(op->schema->text == "x::op(Tensor self) -> Tensor");
   CHECK(op->schema->debug == "defined at x.cpp:1");
-  CHECK(op->schema->origin.pointer == "/operators/0/schema");
+  CHECK(op->schema->origin.pointer() == "/operators/0/schema");
   REQUIRE(op->registrations.size() == 1);
   CHECK(op->registrations[0].debug == "x_cpu registered at x.cpp:2");
   CHECK(*op->registrations[0].signature == "(Tensor _0) -> Tensor _0");
-  CHECK(op->registrations[0].origin.pointer == "/operators/0/kernels/0");
-  CHECK(op->registrations[0].origin.file == "m.json");
+  CHECK(op->registrations[0].origin.pointer() == "/operators/0/kernels/0");
+  CHECK(op->registrations[0].origin.file() == "m.json");
 }

@@ -33,8 +33,8 @@ TEST_CASE("registry storage: a registered string outlives the caller's copy") {
   }
   CHECK(registry.find("x::op_3000") == nullptr);
   // One file name kept for all 3000 origins.
-  CHECK(registry.operators()[0].registrations[0].origin.file.data() ==
-        registry.operators()[2999].registrations[0].origin.file.data());
+  CHECK(registry.operators()[0].registrations[0].origin.file().data() ==
+        registry.operators()[2999].registrations[0].origin.file().data());
 }
 
 TEST_CASE("registry storage: a key's kernels newest first, past the one kept in place") {
