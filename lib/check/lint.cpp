@@ -43,7 +43,7 @@ void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::
   for (const auto& op : registry.operators()) {
     if (op.schema || op.registrations.empty() || !scope.contains(op)) continue;
     std::vector<Key> keys;
-    for (const auto& kk : op.by_key) keys.push_back(kk.key);
+    for (const auto& kk : op.by_key()) keys.push_back(kk.key);
     out.push_back(make("dangling-impl", op, op.registrations.front().origin,
                        op.name + " has kernels (" + key_names(cat, keys) +
                            ") but no manifest defines its schema: a dangling impl that cannot be "
@@ -123,7 +123,7 @@ void lint_ambiguity(const Registry& registry, const LintScope& scope, std::vecto
     // Point at the later of the two sides: the registration that made it ambiguous.
     std::vector<Key> backends;
     const Kernel* latest = op.active(cia);
-    for (const auto& kk : op.by_key) {
+    for (const auto& kk : op.by_key()) {
       if (cat.is_alias(kk.key) || !cat.has(cat.autogradother_backends(), kk.key)) continue;
       backends.push_back(kk.key);
       const Kernel* k = op.active(kk.key);
@@ -150,7 +150,7 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
     if (!op.has(cia) || !scope.contains(op)) continue;
     std::vector<Key> others;
     const Kernel* latest = op.active(cia);
-    for (const auto& kk : op.by_key) {
+    for (const auto& kk : op.by_key()) {
       const bool backend = (!cat.is_alias(kk.key) && (cat.is_backend_dispatch_key(kk.key) ||
                                                      cat.functionality_of(kk.key) == nested)) ||
                            (cea && kk.key == *cea) || (ceanf && kk.key == *ceanf);

@@ -51,7 +51,7 @@ std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Op
     const Key autograd = lookup.autograd_of[backend_key];
     if (std::find(out.begin(), out.end(), autograd) == out.end()) out.push_back(autograd);
   };
-  for (const auto& kk : op.by_key) {
+  for (const auto& kk : op.by_key()) {
     if (cat.is_alias(kk.key)) {
       for (Key k : lookup.alias_runtime_keys[kk.key]) add(k);
     } else if (cat.is_runtime(kk.key) && cat.is_backend_dispatch_key(kk.key)) {

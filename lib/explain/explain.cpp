@@ -76,7 +76,7 @@ RuleOutcome backend_kernel_check(const Catalogue& cat, const Operator& op, Key k
   RuleOutcome o{k_backend_kernel_check_step, Rule::CompositeImplicitAutograd, Status::No, "", {},
                 "backend kernel check"};
   const KeySet backend_set = cat.backend_set_from_autograd(k);
-  for (const auto& kk : op.by_key)
+  for (const auto& kk : op.by_key())
     if (!cat.is_alias(kk.key) && !backend_set.empty() && cat.has(backend_set, kk.key)) o.blockers.push_back(kk.key);
   const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
   const bool has_cea = cea && op.has(*cea);
@@ -319,9 +319,8 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
   e.raises = row_known_to_raise(cat, e.row);
   e.rules = rule_outcomes(cat, op, registry, k, e.row, why);
   if (e.row.kernel && e.row.rule != Rule::AmbiguousAutogradOther)
-    if (const auto* at = op.kernels_at(e.row.provider))
-      for (size_t i = 1; i < at->newest_first.size(); ++i)
-        e.inactive.push_back(&op.registrations[at->newest_first[i]]);
+    if (const auto at = op.kernels_at(e.row.provider); !at.empty())
+      for (auto it = std::next(at.begin()); it != at.end(); ++it) e.inactive.push_back(&op.registrations[*it]);
   add_notes(registry, op, e);
   if (!e.row.valid() || e.raises || live_replay_built_in()) {
     const auto table = compute_table(registry, op);

@@ -24,7 +24,6 @@ void Registry::reserve_operators(std::size_t more) {
 void Registry::declare(std::string_view op_name, Strings strings, std::size_t kernels) {
   Operator& op = entry(op_name, strings);
   op.registrations.reserve(op.registrations.size() + kernels);
-  op.by_key.reserve(op.by_key.size() + kernels);
 }
 
 namespace {
@@ -94,13 +93,8 @@ void Registry::impl(std::string_view op_name, Kernel kernel, Strings strings) {
   kernel.sequence = sequence_++;
   kernel.debug = kept(kernel.debug, strings);
   if (kernel.signature) kernel.signature = kept(*kernel.signature, strings);
-  const auto index = static_cast<std::uint32_t>(op.registrations.size());
   const Key key = kernel.key;
   op.registrations.push_back(kernel);
-  auto it = std::lower_bound(op.by_key.begin(), op.by_key.end(), key,
-                             [](const Operator::KeyKernels& kk, Key k) { return kk.key < k; });
-  if (it == op.by_key.end() || it->key != key) it = op.by_key.insert(it, {key, {}});
-  it->newest_first.push_front(index);
   op.present[key >> 6] |= 1ull << (key & 63);
 }
 

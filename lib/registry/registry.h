@@ -5,8 +5,10 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -30,7 +32,7 @@ enum class KernelThen : std::uint8_t { Default, Return, Redispatch, Call, Decomp
 // Fields ordered by size: a large manifest holds a million of these.
 struct Kernel {
   Text debug;
-  std::optional<Text> signature;  // inferred C++ schema, e.g. "(Tensor _0) -> Tensor _0"
+  OptionalText signature;  // inferred C++ schema, e.g. "(Tensor _0) -> Tensor _0"
   Origin origin;
   std::uint32_t sequence = 0;  // registration order, registry-wide
   Key key = k_undefined;  // as stored: a keyless/Undefined registration is CIA
@@ -59,50 +61,125 @@ struct Schema {
   bool alias_analysis_explicit = false;
 };
 
-// Indices into Operator::registrations, newest first. Almost every key has
-// one kernel: it is stored in place, with no allocation per key.
-class KernelIndices {
+// The kernels registered at one key, newest first, as indices into
+// Operator::registrations. PyTorch puts each new kernel at the front of its
+// key's list (OperatorEntry::registerKernel), so the list is the operator's
+// registrations at that key in reverse order: a view, with nothing stored per
+// key (issue 14: a large manifest holds a million operators).
+class KernelsAtKey {
  public:
-  std::size_t size() const { return size_; }
-  const std::uint32_t* begin() const { return size_ > 1 ? spilled_.data() : &only_; }
-  const std::uint32_t* end() const { return begin() + size_; }
-  std::uint32_t operator[](std::size_t i) const { return begin()[i]; }
-  std::uint32_t front() const { return begin()[0]; }
-  void push_front(std::uint32_t index) {
-    if (size_ == 0) only_ = index;
-    else if (size_ == 1) spilled_ = {index, only_};
-    else spilled_.insert(spilled_.begin(), index);
-    ++size_;
-  }
+  KernelsAtKey(const std::vector<Kernel>& registrations, Key key)
+      : first_(registrations.data()), last_(registrations.data() + registrations.size()), key_(key) {}
+
+  class iterator {
+   public:
+    using value_type = std::uint32_t;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const Kernel* first, const Kernel* at, Key key) : first_(first), at_(at), key_(key) { settle(); }
+    std::uint32_t operator*() const { return static_cast<std::uint32_t>(at_ - 1 - first_); }
+    iterator& operator++() {
+      --at_;
+      settle();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator was = *this;
+      ++*this;
+      return was;
+    }
+    bool operator==(const iterator& other) const { return at_ == other.at_; }
+
+   private:
+    // `at_` is one past the kernel it points at; first_ when done.
+    void settle() {
+      while (at_ != first_ && (at_ - 1)->key != key_) --at_;
+    }
+    const Kernel* first_ = nullptr;
+    const Kernel* at_ = nullptr;
+    Key key_ = 0;
+  };
+
+  iterator begin() const { return {first_, last_, key_}; }
+  iterator end() const { return {first_, first_, key_}; }
+  std::size_t size() const { return static_cast<std::size_t>(std::distance(begin(), end())); }
+  bool empty() const { return begin() == end(); }
+  std::uint32_t front() const { return *begin(); }
+  std::uint32_t operator[](std::size_t i) const { return *std::next(begin(), static_cast<std::ptrdiff_t>(i)); }
 
  private:
-  std::uint32_t size_ = 0, only_ = 0;
-  std::vector<std::uint32_t> spilled_;  // all of them, once there are two
+  const Kernel* first_;
+  const Kernel* last_;
+  Key key_;
 };
+
+// Keys below this have a bit in Operator::present (the catalogue checks its size).
+constexpr int k_present_keys = 256;
 
 struct Operator {
   Text name;
   std::optional<Schema> schema;
-  // Every kernel in registration order; `by_key` indexes it per key.
+  // Every kernel in registration order; `by_key()` and `kernels_at()` view it per key.
   std::vector<Kernel> registrations;
+  std::array<std::uint64_t, k_present_keys / 64> present{};  // bit per key with kernels: O(1) has()
+
   struct KeyKernels {
     Key key;
-    KernelIndices newest_first;
+    KernelsAtKey newest_first;
   };
-  std::vector<KeyKernels> by_key;  // sorted by key value (dumpState order)
-  std::array<std::uint64_t, 4> present{};  // bit per key with kernels: O(1) has()
+  // The keys with kernels in key value order (dumpState order), each with its kernels.
+  class KeysWithKernels {
+   public:
+    explicit KeysWithKernels(const Operator& op) : op_(&op) {}
+    class iterator {
+     public:
+      using value_type = KeyKernels;
+      using difference_type = std::ptrdiff_t;
+      iterator() = default;
+      iterator(const Operator* op, int key) : op_(op), key_(key) { settle(); }
+      KeyKernels operator*() const {
+        const Key k = static_cast<Key>(key_);
+        return {k, KernelsAtKey(op_->registrations, k)};
+      }
+      iterator& operator++() {
+        ++key_;
+        settle();
+        return *this;
+      }
+      iterator operator++(int) {
+        iterator was = *this;
+        ++*this;
+        return was;
+      }
+      bool operator==(const iterator& other) const { return key_ == other.key_; }
+
+     private:
+      void settle() {
+        while (key_ < k_present_keys) {
+          const std::uint64_t above = op_->present[key_ >> 6] >> (key_ & 63);
+          if (above & 1) return;
+          key_ = above ? key_ + std::countr_zero(above) : ((key_ >> 6) + 1) << 6;
+        }
+      }
+      const Operator* op_ = nullptr;
+      int key_ = k_present_keys;
+    };
+    iterator begin() const { return {op_, 0}; }
+    iterator end() const { return {op_, k_present_keys}; }
+
+   private:
+    const Operator* op_;
+  };
+  KeysWithKernels by_key() const { return KeysWithKernels(*this); }
 
   bool has(Key k) const { return (present[k >> 6] >> (k & 63)) & 1; }
-  // The list at exactly k (alias keys allowed), newest first; nullptr if none.
-  const KeyKernels* kernels_at(Key k) const {
-    if (!has(k)) return nullptr;
-    for (const auto& kk : by_key)
-      if (kk.key == k) return &kk;
-    return nullptr;
-  }
+  // The list at exactly k (alias keys allowed), newest first; empty if none.
+  KernelsAtKey kernels_at(Key k) const { return KernelsAtKey(registrations, k); }
   const Kernel* active(Key k) const {
-    const auto* kk = kernels_at(k);
-    return kk ? &registrations[kk->newest_first.front()] : nullptr;
+    if (!has(k)) return nullptr;
+    for (auto at = registrations.rbegin(); at != registrations.rend(); ++at)
+      if (at->key == k) return &*at;
+    return nullptr;
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,27 @@ struct Text : std::string_view {
   Text(const std::string& s) noexcept : std::string_view(s) {}
   Text(std::string&&) = delete;
   operator std::string() const { return std::string(data(), size()); }
+};
+
+// A Text that may be absent, in the size of a Text (issue 14: a kernel's
+// optional signature, a million times): absent is a null data pointer, and a
+// present empty text points at a static "".
+class OptionalText {
+ public:
+  constexpr OptionalText() noexcept = default;
+  constexpr OptionalText(std::nullopt_t) noexcept {}
+  constexpr OptionalText(std::string_view text) noexcept : text_(text.data() ? Text(text) : Text("")) {}
+  OptionalText(std::string&&) = delete;  // the view would dangle
+  OptionalText(const std::optional<Text>& text) noexcept : OptionalText(text ? OptionalText(*text) : OptionalText()) {}
+
+  constexpr bool has_value() const noexcept { return text_.data() != nullptr; }
+  constexpr explicit operator bool() const noexcept { return has_value(); }
+  constexpr const Text& operator*() const noexcept { return text_; }
+  constexpr const Text* operator->() const noexcept { return &text_; }
+  constexpr Text value_or(Text absent) const noexcept { return has_value() ? text_ : absent; }
+
+ private:
+  Text text_{};
 };
 
 inline std::string operator+(std::string left, Text right) { return left.append(right); }

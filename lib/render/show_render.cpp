@@ -68,10 +68,9 @@ std::string provenance(const Catalogue& cat, const Operator& op, const Group& g)
   if (g.first->kernel->fallthrough) text += "fallthrough ";
   text += short_debug(g.first->kernel->debug);
   if (is_python_kernel(*g.first->kernel)) text += " (python kernel)";
-  const auto* registered = op.kernels_at(g.first->provider);
-  if (registered && registered->newest_first.size() > 1)
-    text += " (replaces " + std::to_string(registered->newest_first.size() - 1) + " earlier kernel" +
-            (registered->newest_first.size() > 2 ? "s" : "") + " at this key)";
+  if (const std::size_t registered = op.kernels_at(g.first->provider).size(); registered > 1)
+    text += " (replaces " + std::to_string(registered - 1) + " earlier kernel" + (registered > 2 ? "s" : "") +
+            " at this key)";
   if (!is_builtin_origin(g.first->kernel->origin)) text += " [" + g.first->kernel->origin.to_string() + "]";
   return text;
 }
@@ -159,7 +158,7 @@ nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
   j["name"] = op.name;
   j["schema"] = op.schema ? nlohmann::ordered_json(op.schema->text) : nlohmann::ordered_json();
   nlohmann::ordered_json registrations = nlohmann::ordered_json::array();
-  for (const auto& kk : op.by_key) {
+  for (const auto& kk : op.by_key()) {
     bool active = true;
     for (auto index : kk.newest_first) {
       const Kernel& k = op.registrations[index];

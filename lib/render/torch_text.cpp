@@ -124,7 +124,7 @@ void append_torch_state(std::string& out, const Catalogue& cat, const Operator& 
     out += "alias analysis kind: " + op.schema->alias_analysis;
     out += op.schema->alias_analysis_explicit ? "\n" : " (default)\n";
   }
-  for (const auto& kk : op.by_key) {
+  for (const auto& kk : op.by_key()) {
     bool first = true;
     for (auto index : kk.newest_first) {
       const Kernel& kernel = op.registrations[index];
@@ -135,7 +135,7 @@ void append_torch_state(std::string& out, const Catalogue& cat, const Operator& 
       out += ": ";
       out += kernel.debug;
       out += " :: ";
-      out += kernel.signature ? *kernel.signature : Text("(none)");
+      out += kernel.signature.value_or("(none)");
       out += " [ ";
       if (kernel.fallthrough) out += "fallthrough ";
       if (kernel.boxed) out += "boxed ";

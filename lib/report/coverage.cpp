@@ -51,7 +51,7 @@ std::vector<Key> default_coverage_keys(const Registry& registry) {
   };
   add_with_autograd(cat.well_known().meta);
   for (const Operator& op : registry.operators())
-    for (const auto& kk : op.by_key)
+    for (const auto& kk : op.by_key())
       if (cat.is_backend_dispatch_key(kk.key) && cat.is_runtime(kk.key) && !wanted[kk.key])
         add_with_autograd(kk.key);
   std::vector<Key> keys;

@@ -73,14 +73,14 @@ using Outcome = Explanation::Outcome;
 // hasAny(set) is "this list is non-empty".
 std::vector<Key> registered_keys_in(const Catalogue& cat, const Operator& op, KeySet set) {
   std::vector<Key> out;
-  for (const auto& kk : op.by_key)
+  for (const auto& kk : op.by_key())
     if (!cat.is_alias(kk.key) && cat.has(set, kk.key)) out.push_back(kk.key);
   return out;
 }
 
 bool has_any(const Catalogue& cat, const Operator& op, KeySet set) {
   if (set.empty()) return false;
-  for (const auto& kk : op.by_key)
+  for (const auto& kk : op.by_key())
     if (!cat.is_alias(kk.key) && cat.has(set, kk.key)) return true;
   return false;
 }

@@ -37,7 +37,7 @@ std::string describe(const Registry& registry) {
       out += " " + cat.name(k.key) + " | " + k.debug + " | " + k.signature.value_or("(none)") + " | " +
              std::to_string(k.fallthrough) + std::to_string(k.boxed) + std::to_string(k.unboxed) + " | " +
              k.origin.to_string() + " | " + std::to_string(k.sequence) + "\n";
-    for (const auto& kk : op.by_key) {
+    for (const auto& kk : op.by_key()) {
       out += " by_key " + cat.name(kk.key);
       for (auto i : kk.newest_first) out += " " + std::to_string(i);
       out += "\n";

@@ -75,7 +75,7 @@ TEST_CASE("manifest: layering several manifests like libraries loaded in order")
   const Operator& op = *reg->find("demo::op");
   const Key cpu = *reg->catalogue().find("CPU");
   CHECK(op.active(cpu)->debug == "cpu_v2");
-  CHECK(op.kernels_at(cpu)->newest_first.size() == 2);
+  CHECK(op.kernels_at(cpu).size() == 2);
   CHECK(op.schema->debug == "base");
   CHECK_THROWS_WITH_AS(load_registry({dir + "base.json", dir + "other_release.json"}),
                        doctest::Contains("does not match '2.14.1'"), InputError);
