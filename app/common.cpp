@@ -3,7 +3,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <algorithm>
 #include <sstream>
 #include <string>
@@ -16,6 +18,7 @@
 #include "builtin/builtin.h"
 #include "registry/python_export.h"
 #include "registry/sources.h"
+#include "util/errors.h"
 #include "util/file_io.h"
 #include "util/log.h"
 #include "util/suggest.h"
@@ -158,7 +161,13 @@ size_t output_width() {
 }
 
 void write_stdout(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);  // what CLI11 printed through stdio comes first
+  while (!text.empty()) {
+    const ssize_t written = ::write(STDOUT_FILENO, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) throw InputError(std::string("cannot write output: ") + std::strerror(errno));
+    text.remove_prefix(static_cast<size_t>(written));
+  }
 }
 
 namespace {

@@ -9,26 +9,10 @@
 #include "render/torch_text.h"
 #include "render/json_document.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 namespace dispatchctl::cli {
 
 namespace {
 
-// A full chunk straight to write(2): fwrite would copy 4 KiB of each into
-// stdout's buffer and write them apart, two calls per chunk.
-void write_chunk_to_stdout(std::string_view chunk) {
-  std::fflush(stdout);  // what was printed through stdio comes first
-  while (!chunk.empty()) {
-    const ssize_t written = ::write(STDOUT_FILENO, chunk.data(), chunk.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) throw InputError(std::string("cannot write output: ") + std::strerror(errno));
-    chunk.remove_prefix(static_cast<size_t>(written));
-  }
-}
 // The header line saying rows of backends this build has no kernels for
 // (CUDA on the built-in CPU-only registries) are a CPU-only PyTorch's. It
 // names backends in the order their keys first show a row, so each key is
@@ -98,7 +82,7 @@ struct ShowCommand {
       // Operator by operator into one fixed buffer handed to stdout as it
       // fills (render/chunked_output.h): memory stays flat and small however
       // many tables are printed.
-      ChunkedOutput chunks(write_chunk_to_stdout);
+      ChunkedOutput chunks(write_stdout);
       std::string out;  // one text or state block at a time
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text") {
