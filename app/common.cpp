@@ -3,7 +3,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <algorithm>
 #include <sstream>
 #include <string>
@@ -16,10 +18,12 @@
 #include "builtin/builtin.h"
 #include "registry/python_export.h"
 #include "registry/sources.h"
+#include "util/errors.h"
 #include "util/file_io.h"
 #include "util/log.h"
 #include "util/suggest.h"
 #include "util/wrap.h"
+#include "util/join.h"
 
 namespace dispatchctl::cli {
 
@@ -101,10 +105,8 @@ void log_phase_timings(double total_ms) {
 }
 
 std::string builtin_registry_names() {
-  std::string names;
-  for (const BuiltinRegistry& b : builtin_registries())
-    names += (names.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
-  return names;
+  return join(builtin_registries(), ", ",
+              [](const BuiltinRegistry& b) { return std::string(k_builtin_prefix) + std::string(b.version); });
 }
 
 void add_registry_options(CLI::App* command, RegistryOptions& options) {
@@ -158,7 +160,13 @@ size_t output_width() {
 }
 
 void write_stdout(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);  // what CLI11 printed through stdio comes first
+  while (!text.empty()) {
+    const ssize_t written = ::write(STDOUT_FILENO, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) throw InputError(std::string("cannot write output: ") + std::strerror(errno));
+    text.remove_prefix(static_cast<size_t>(written));
+  }
 }
 
 namespace {
@@ -229,10 +237,8 @@ CLI::Option* add_output_option(CLI::App* command, std::string& path, const std::
 
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices) {
-  std::string list;
-  for (const auto& c : choices) list += (list.empty() ? "" : "|") + c;
   format = choices.front();
-  return command->add_option("-f,--format", format, "Output format: " + list)
+  return command->add_option("-f,--format", format, "Output format: " + join(choices, "|"))
       ->check(CLI::IsMember(choices))
       ->type_name("FORMAT")
       ->capture_default_str();
@@ -248,10 +254,9 @@ std::string parse_error_text(const CLI::App& app, int argc, char** argv, const s
   if (!command) {  // the first word is not a subcommand
     if (argc < 2 || argv[1][0] == '-') return what;
     std::vector<std::string_view> names(subcommand_names.begin(), subcommand_names.end());
-    std::string list;
-    for (const auto& n : subcommand_names) list += (list.empty() ? "" : ", ") + n;
     const std::string hint = did_you_mean(argv[1], names);
-    return "unknown command '" + std::string(argv[1]) + "'" + (hint.empty() ? "; commands: " + list : hint);
+    return "unknown command '" + std::string(argv[1]) + "'" +
+           (hint.empty() ? "; commands: " + join(subcommand_names) : hint);
   }
   std::vector<std::string> options;
   for (const CLI::Option* opt : command->get_options())

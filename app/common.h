@@ -32,6 +32,10 @@ void keep_until_exit(std::unique_ptr<Registry> registry);
 
 // Colour only on a terminal and never with NO_COLOR (https://no-color.org).
 bool stdout_is_color_terminal();
+// The one way app/ writes to standard output: straight to write(2), a large
+// text in one call (fwrite would copy it through stdout's 4 KiB buffer) and
+// a failed write (a full disk, /dev/full) an InputError, so exit 2 with one
+// line. ChunkedOutput's sink for streamed output.
 void write_stdout(std::string_view text);
 // The one -o/--output of every command: standard output for "" or "-", else
 // PATH written atomically (never half-written; errors name PATH). Returns

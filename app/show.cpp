@@ -9,26 +9,34 @@
 #include "render/torch_text.h"
 #include "render/json_document.h"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 namespace dispatchctl::cli {
 
 namespace {
 
-// A full chunk straight to write(2): fwrite would copy 4 KiB of each into
-// stdout's buffer and write them apart, two calls per chunk.
-void write_chunk_to_stdout(std::string_view chunk) {
-  std::fflush(stdout);  // what was printed through stdio comes first
-  while (!chunk.empty()) {
-    const ssize_t written = ::write(STDOUT_FILENO, chunk.data(), chunk.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) throw InputError(std::string("cannot write output: ") + std::strerror(errno));
-    chunk.remove_prefix(static_cast<size_t>(written));
+// The header line saying rows of backends this build has no kernels for
+// (CUDA on the built-in CPU-only registries) are a CPU-only PyTorch's. It
+// names backends in the order their keys first show a row, so each key is
+// kept once, at its first appearance.
+class BuildNote {
+ public:
+  explicit BuildNote(const Registry& reg) : build_(build_backends(reg)), seen_(reg.catalogue().key_count()) {}
+  bool possible() const { return !build_.not_compiled.empty(); }
+  void add(const std::vector<Row>& rows) {
+    if (!possible()) return;
+    for (const Row& row : rows)
+      if (row.valid() && !seen_[row.key]) {
+        seen_[row.key] = true;
+        shown_.push_back(row.key);
+      }
   }
-}
+  std::string text(const Catalogue& cat) const { return possible() ? not_compiled_note(cat, build_, shown_) : ""; }
+
+ private:
+  BuildBackends build_;
+  std::vector<bool> seen_;
+  std::vector<Key> shown_;
+};
+
 struct ShowCommand {
   RegistryOptions registry;
   std::vector<std::string> ops;
@@ -37,57 +45,56 @@ struct ShowCommand {
   bool live = false;
 
   // --live: the rows PyTorch's incremental updates leave (§3.3), else the
-  // recomputed table (one buffer reused for every operator).
+  // recomputed table (one buffer reused for every operator). `note`, when
+  // given, learns the recomputed rows: the table is computed once for both.
   const std::vector<Row>& table_of(const Registry& reg, const Operator& op, std::optional<LiveTable>& lt,
-                                   TableComputer& computer) const {
-    if (!live) return computer.compute(op);
+                                   TableComputer& computer, BuildNote* note = nullptr) const {
+    if (!live) {
+      const std::vector<Row>& rows = computer.compute(op);
+      if (note) note->add(rows);
+      return rows;
+    }
+    if (note && note->possible()) note->add(computer.compute(op));
     lt = replay_live_table(reg, op);
     return lt->rows;
-  }
-
-  // The header line saying rows of backends this build has no kernels for
-  // (CUDA on the built-in CPU-only registries) are a CPU-only PyTorch's.
-  static std::string build_note(const Registry& reg, const std::vector<const Operator*>& selected,
-                                std::vector<Row>& rows) {
-    const BuildBackends build = build_backends(reg);
-    if (build.not_compiled.empty()) return "";
-    std::vector<Key> shown;
-    for (const Operator* op : selected) {
-      compute_table(reg, *op, rows);
-      for (const Row& row : rows)
-        if (row.valid()) shown.push_back(row.key);
-    }
-    return not_compiled_note(reg.catalogue(), build, shown);
   }
 
   int run() const {
     auto [reg, selected] = load_and_select(registry.manifests, ops);
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
-    std::vector<Row> rows;
     TableComputer computer(*reg);
     if (format == "json") {
-      nlohmann::ordered_json doc = json_document();
-      doc["torch_version"] = reg->torch_version;
-      if (const std::string note = build_note(*reg, selected, rows); !note.empty()) doc["build_note"] = note;
-      doc["operators"] = nlohmann::ordered_json::array();
+      BuildNote note(*reg);
+      auto operators = nlohmann::ordered_json::array();
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
-        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, computer), {all_keys, false});
+        auto j = show_json(*reg, *op, table_of(*reg, *op, lt, computer, &note), {all_keys, false});
         if (lt) annotate_live_json(j, *reg, *op, *lt);
-        doc["operators"].push_back(std::move(j));
+        operators.push_back(std::move(j));
       }
+      nlohmann::ordered_json doc = json_document();
+      doc["torch_version"] = reg->torch_version;
+      if (const std::string text = note.text(cat); !text.empty()) doc["build_note"] = text;
+      doc["operators"] = std::move(operators);
       write_stdout(doc.dump(2) + "\n");
     } else {
       // Operator by operator into one fixed buffer handed to stdout as it
       // fills (render/chunked_output.h): memory stays flat and small however
       // many tables are printed.
-      ChunkedOutput chunks(write_chunk_to_stdout);
+      ChunkedOutput chunks(write_stdout);
       std::string out;  // one text or state block at a time
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
-      if (format == "text")
-        if (const std::string note = build_note(*reg, selected, rows); !note.empty())
-          chunks.append(wrap_words("note: " + note, 0, 2, options.width) + "\n");
+      if (format == "text") {
+        // The note comes first but depends on every table: a pass of its own
+        // over the same TableComputer. Keeping the tables for the rendering
+        // instead would cost 14 MB for '*' (page faults cost more than the pass).
+        BuildNote note(*reg);
+        if (note.possible())
+          for (const Operator* op : selected) note.add(computer.compute(*op));
+        if (const std::string text = note.text(cat); !text.empty())
+          chunks.append(wrap_words("note: " + text, 0, 2, options.width) + "\n");
+      }
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
         out.clear();

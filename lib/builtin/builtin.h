@@ -27,7 +27,10 @@ struct BuiltinRegistry {
 const std::vector<BuiltinRegistry>& builtin_registries();
 // "builtin:2.14.1" or "builtin:2.14" -> the entry; nullptr if unknown.
 const BuiltinRegistry* find_builtin(std::string_view name);
-// tools/dispatchctl-export.py as this binary was built with it.
+// The exporter as this binary was built with it: tools/dispatchctl-export.py
+// with the modules of tools/dispatchctl_exporter/ inlined (one file a user's
+// Python runs; cmake/inline_exporter.cmake writes it as
+// build/tools/dispatchctl-export.py).
 std::string_view exporter_script();
 constexpr std::string_view k_builtin_prefix = "builtin:";
 

@@ -9,6 +9,7 @@
 #include "builtin/builtin.h"
 #include "keys/profile.h"
 #include "util/errors.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 
@@ -202,9 +203,7 @@ std::vector<std::string> Catalogue::supported_versions() {
 }
 
 std::string Catalogue::supported_versions_text() {
-  std::string text;
-  for (const auto& v : supported_versions()) text += (text.empty() ? "" : ", ") + v + ".x";
-  return text;
+  return join(supported_versions(), ", ", [](const auto& v) { return v + ".x"; });
 }
 
 bool Catalogue::is_runtime(Key k) const {
@@ -293,14 +292,7 @@ std::vector<Key> Catalogue::iterate(KeySet s) const {
 }
 
 std::string Catalogue::format(KeySet s) const {
-  std::string out = "DispatchKeySet(";
-  bool first = true;
-  for (Key k : iterate(s)) {
-    if (!first) out += ", ";
-    out += names_[k];
-    first = false;
-  }
-  return out + ")";
+  return "DispatchKeySet(" + join(iterate(s), ", ", [this](Key k) -> const std::string& { return names_[k]; }) + ")";
 }
 
 KeySet Catalogue::set_of(const std::vector<std::string_view>& names) const {

@@ -10,6 +10,7 @@
 #include "torchgen/backend_yaml.h"
 #include "util/file_io.h"
 #include "util/log.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -75,9 +76,9 @@ namespace {
 
 const BuiltinRegistry& require_builtin(const SourceSpec& spec) {
   if (const BuiltinRegistry* builtin = find_builtin(spec.argument)) return *builtin;
-  std::string known;
-  for (const auto& b : builtin_registries())
-    known += (known.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
+  const std::string known = join(builtin_registries(), ", ", [](const BuiltinRegistry& b) {
+    return std::string(k_builtin_prefix) + std::string(b.version);
+  });
   throw InputError(spec.text + ": no such built-in registry; built in: " + known);
 }
 

@@ -2,9 +2,8 @@
 // in app/) a full buffer at a time: a whole-registry job prints tens of
 // megabytes while touching only the buffer's pages. Fresh pages cost a page
 // fault each (10-30 us on this VM), so the buffer is small, allocated once
-// and never zeroed. Every chunk but the last is exactly `capacity` bytes, a
-// multiple of stdio's block size, so fwrite passes it to write(2) in one call
-// without copying any of it into stdout's own buffer.
+// and never zeroed. Every chunk but the last is exactly `capacity` bytes, so
+// a sink over write(2) (app/'s write_stdout) writes a pipe's worth per call.
 #pragma once
 
 #include <cstring>

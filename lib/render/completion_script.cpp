@@ -1,13 +1,8 @@
 #include "render/completion_script.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
-
-std::string join(const std::vector<std::string>& words, const std::string& sep = " ") {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : sep) + w;
-  return out;
-}
 
 // Single-quoted for sh and fish: help texts may hold quotes.
 std::string quoted(const std::string& text) {
@@ -30,14 +25,14 @@ std::string last_word(const std::string& path) { return path.substr(path.rfind('
 // The bash statements that complete a value of this kind into COMPREPLY.
 std::string bash_action(const CompletionSpec& spec, ValueKind kind, const std::vector<std::string>& choices) {
   switch (kind) {
-    case ValueKind::Choice: return "COMPREPLY=($(compgen -W " + quoted(join(choices)) + " -- \"$cur\"))";
+    case ValueKind::Choice: return "COMPREPLY=($(compgen -W " + quoted(join(choices, " ")) + " -- \"$cur\"))";
     case ValueKind::Operator: return "_dispatchctl_names ops";
     case ValueKind::Key: return "_dispatchctl_names keys";
     case ValueKind::Source:
-      return "_dispatchctl_files; COMPREPLY+=($(compgen -W " + quoted(join(spec.builtins)) +
+      return "_dispatchctl_files; COMPREPLY+=($(compgen -W " + quoted(join(spec.builtins, " ")) +
              " -- \"$cur\")); _dispatchctl_colons";
     case ValueKind::File: return "_dispatchctl_files";
-    case ValueKind::Version: return "COMPREPLY=($(compgen -W " + quoted(join(spec.versions)) + " -- \"$cur\"))";
+    case ValueKind::Version: return "COMPREPLY=($(compgen -W " + quoted(join(spec.versions, " ")) + " -- \"$cur\"))";
     default: return ":";
   }
 }
@@ -114,12 +109,13 @@ std::string bash_completion_script(const CompletionSpec& spec) {
     std::vector<std::string> flags;
     for (const auto& o : c.options)
       for (const auto& n : o.names) flags.push_back(n);
-    out += "      \"" + c.path + "\") COMPREPLY=($(compgen -W " + quoted(join(flags)) + " -- \"$cur\")) ;;\n";
+    out += "      \"" + c.path + "\") COMPREPLY=($(compgen -W " + quoted(join(flags, " ")) + " -- \"$cur\")) ;;\n";
   }
   out += "    esac\n    return\n  fi\n  case \"$cmd_path\" in\n";
   for (const auto& c : spec.commands) {
     if (!c.subcommands.empty())
-      out += "    \"" + c.path + "\") COMPREPLY=($(compgen -W " + quoted(join(c.subcommands)) + " -- \"$cur\")) ;;\n";
+      out += "    \"" + c.path + "\") COMPREPLY=($(compgen -W " + quoted(join(c.subcommands, " ")) +
+             " -- \"$cur\")) ;;\n";
     else if (c.positional != ValueKind::None && c.positional != ValueKind::Text)
       out += "    \"" + c.path + "\") " + bash_action(spec, c.positional, c.positional_choices) + " ;;\n";
   }
@@ -149,12 +145,12 @@ std::string fish_completion_script(const CompletionSpec& spec) {
                     "end\n\ncomplete -c " + prog + " -f\n";
   auto fish_values = [&](ValueKind kind, const std::vector<std::string>& choices) -> std::string {
     switch (kind) {
-      case ValueKind::Choice: return " -x -a " + fish_quoted(join(choices));
+      case ValueKind::Choice: return " -x -a " + fish_quoted(join(choices, " "));
       case ValueKind::Operator: return " -x -a '(__" + prog + "_names ops)'";
       case ValueKind::Key: return " -x -a '(__" + prog + "_names keys)'";
-      case ValueKind::Source: return " -r -F -a " + fish_quoted(join(spec.builtins));
+      case ValueKind::Source: return " -r -F -a " + fish_quoted(join(spec.builtins, " "));
       case ValueKind::File: return " -r -F";
-      case ValueKind::Version: return " -x -a " + fish_quoted(join(spec.versions));
+      case ValueKind::Version: return " -x -a " + fish_quoted(join(spec.versions, " "));
       case ValueKind::Text: return " -x";
       default: return "";
     }
@@ -165,7 +161,7 @@ std::string fish_completion_script(const CompletionSpec& spec) {
       condition = "__fish_use_subcommand";
     } else {
       condition = "__fish_seen_subcommand_from " + last_word(c.path);
-      if (!c.subcommands.empty()) condition += "; and not __fish_seen_subcommand_from " + join(c.subcommands);
+      if (!c.subcommands.empty()) condition += "; and not __fish_seen_subcommand_from " + join(c.subcommands, " ");
     }
     const std::string head = "complete -c " + prog + " -n " + fish_quoted(condition);
     for (const auto& name : c.subcommands)

@@ -6,6 +6,7 @@
 #include "render/show_render.h"
 #include "render/json_document.h"
 #include "util/log.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -211,9 +212,7 @@ std::string describe_group(const OperatorDiff& op, const ChangeGroup& g) {
   const bool one = g.rows.size() == 1;
   std::string n = count(g.rows.size(), "key", "keys");
   if (g.rows.size() <= 3) {
-    std::string names;
-    for (size_t i : g.rows) names += (names.empty() ? "" : ", ") + op.rows[i].key;
-    n += " (" + names + ")";
+    n += " (" + join(g.rows, ", ", [&op](size_t i) { return op.rows[i].key; }) + ")";
   }
   const std::string were = one ? " that was " : " that were ";
   const std::string was = was_words(g.before);

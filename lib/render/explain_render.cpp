@@ -6,6 +6,7 @@
 #include "builtin/builtin.h"
 #include "render/key_summary.h"
 #include "render/show_render.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 
@@ -42,9 +43,7 @@ std::string_view status_id(RuleOutcome::Status s) {
 namespace {
 
 std::string names(const Catalogue& cat, const std::vector<Key>& keys) {
-  std::string out;
-  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
-  return out;
+  return join(keys, ", ", [&cat](Key k) { return cat.name(k); });
 }
 
 bool builtin_origin(const Origin& o) { return o.file().rfind(k_builtin_prefix, 0) == 0; }

@@ -8,6 +8,7 @@
 #include "render/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 
@@ -53,8 +54,7 @@ void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, i
     if (!r.python_parseable) kind += "; PyTorch's parseDispatchKey rejects this name";
     field(out, "kind", kind, width);
   }
-  std::string aliases;
-  for (Key a : r.covering_aliases) aliases += (aliases.empty() ? "" : ", ") + cat.name(a);
+  const std::string aliases = join(r.covering_aliases, ", ", [&cat](Key a) { return cat.name(a); });
   field(out, "aliases", aliases.empty() ? "none cover it" : aliases + " (precedence order)", width);
   field(out, "fallback", fallback_text(cat, r), width);
   if (cat.functionality_of(r.key) == cat.well_known().autograd_functionality ||

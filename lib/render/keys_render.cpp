@@ -1,7 +1,10 @@
 #include "render/keys_render.h"
 
+#include <ranges>
+
 #include "render/key_summary.h"
 #include "render/json_document.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 
@@ -81,15 +84,13 @@ std::string presets_text(const Catalogue& cat, size_t width) {
   std::string out = "\n" + wrap_words("Tensor presets of 'trace --tensor' (~ = inferred, not observed: the "
                                       "build could not make such a tensor):", 0, 2, width) + "\n";
   for (const auto& [name, keys] : spec.tensor_presets) {
-    std::string set;
-    for (auto k : keys) set += (set.empty() ? "" : ", ") + std::string(k);
-    out += wrap_words("  " + std::string(name) + (spec.preset_inferred(name) ? "~" : "") + ": " + set, 0, 6, width) +
-           "\n";
+    out += wrap_words("  " + std::string(name) + (spec.preset_inferred(name) ? "~" : "") + ": " + join(keys), 0, 6,
+                      width) + "\n";
   }
-  std::string mods;
-  for (const auto& [name, key] : spec.tensor_modifier_keys)
-    mods += (mods.empty() ? "" : ", ") + std::string(name) + (spec.modifier_inferred(name) ? "~" : "") + " adds " +
-            std::string(key);
+  const std::string mods = join(spec.tensor_modifier_keys, ", ", [&spec](const auto& modifier) {
+    const auto& [name, key] = modifier;
+    return std::string(name) + (spec.modifier_inferred(name) ? "~" : "") + " adds " + std::string(key);
+  });
   if (!mods.empty()) out += wrap_words("  modifiers: " + mods, 0, 6, width) + "\n";
   return out;
 }
@@ -99,20 +100,20 @@ std::string catalogue_text(const Catalogue& cat, size_t width) {
   std::string out = wrap_words("Dispatch keys of PyTorch " + std::string(cat.version()) + " (verified on " +
                                     std::string(cat.spec().reference_build) + ")", 0, 2, width) + "\n\n";
   out += "Backends (" + std::to_string(cat.backend_count()) + ", BackendComponent order):\n  ";
-  std::string backends;
-  for (auto b : cat.spec().backends) backends += (backends.empty() ? "" : " ") + std::string(b);
-  out += wrap_words(backends, 2, 2, width) + "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
-  std::string line;
-  for (Key f = 1; f <= cat.spec().functionalities.size(); ++f)
-    line += (line.empty() ? "" : " ") + cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "");
-  out += "  " + wrap_words(line, 2, 2, width) + "\n";
+  out += wrap_words(join(cat.spec().backends, " "), 2, 2, width) +
+         "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
+  const auto functionalities = std::views::iota(Key{1}, static_cast<Key>(cat.spec().functionalities.size() + 1));
+  const std::string functionality_names = join(functionalities, " ", [&cat](Key f) {
+    return cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "");
+  });
+  out += "  " + wrap_words(functionality_names, 2, 2, width) + "\n";
   out += "\n" + wrap_words("Runtime keys (" + std::to_string(cat.runtime_keys().size()) +
                                " table rows, in table order; ~ = not accepted by Python's parseDispatchKey):", 0, 2,
                            width) + "\n";
-  line.clear();
-  for (Key k : cat.runtime_keys())
-    line += (line.empty() ? "" : " ") + cat.name(k) + (cat.python_parseable(cat.name(k)) ? "" : "~");
-  out += "  " + wrap_words(line, 2, 2, width) + "\n";
+  const std::string runtime_names = join(cat.runtime_keys(), " ", [&cat](Key k) {
+    return cat.name(k) + (cat.python_parseable(cat.name(k)) ? "" : "~");
+  });
+  out += "  " + wrap_words(runtime_names, 2, 2, width) + "\n";
   out += "\nAlias keys (kernels registered to them fill these rows):\n";
   for (Key k = 0; k < cat.key_count(); ++k) {
     if (!cat.is_alias(k)) continue;

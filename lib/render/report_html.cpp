@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "render/torch_text.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -124,8 +125,7 @@ std::string percent(std::size_t part, std::size_t whole) {
 }
 
 std::string sources_label(const Registry& reg) {
-  std::string out;
-  for (const auto& s : reg.sources) out += (out.empty() ? "" : " + ") + s;
+  const std::string out = join(reg.sources, " + ");
   return out.empty() ? "builtin:" + reg.torch_version : out;
 }
 

@@ -17,6 +17,7 @@ A case runs `dispatchctl ARGS...` (after optional setup) and checks:
   timeout = SECONDS           the command must finish in time (default 120)
   max_columns = N             no stdout line is longer than N characters
   env = {NAME = "VALUE"}      extra environment (COLUMNS is unset unless given)
+  stdout_to = PATH            stdout goes to PATH (e.g. /dev/full) instead of being checked
 Before the command: setup = [[ARGS...], ...] (dispatchctl runs that must exit 0)
 and setup_sh = "..." (a bash script; $DISPATCHCTL is the binary).
 {root}, {tmp}, {manifests} and {here} expand in run, setup, setup_sh, cwd,
@@ -34,7 +35,8 @@ import tempfile
 import tomllib
 
 KNOWN = {"name", "run", "exit", "stdout", "stderr", "output", "no_stdout", "stderr_lines", "json", "json_equals",
-         "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd", "env", "max_columns"}
+         "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd", "env", "max_columns",
+         "stdout_to"}
 
 
 def main():
@@ -77,12 +79,13 @@ def run_case(case, dispatchctl, root, here, tmp):
             return 1
     command = [dispatchctl, *map(expand, case["run"])]
     try:
-        run = subprocess.run(command, capture_output=True, timeout=timeout, env=env,
+        sink = open(expand(case["stdout_to"]), "wb") if "stdout_to" in case else subprocess.PIPE
+        run = subprocess.run(command, stdout=sink, stderr=subprocess.PIPE, timeout=timeout, env=env,
                              cwd=expand(case["cwd"]) if "cwd" in case else None)
     except subprocess.TimeoutExpired:
         print(f"FAIL: did not finish in {timeout} s:", " ".join(command))
         return 1
-    out = run.stdout.decode(errors="replace")
+    out = (run.stdout or b"").decode(errors="replace")
     err = run.stderr.decode(errors="replace")
     problems = []
     if run.returncode != case["exit"]:
