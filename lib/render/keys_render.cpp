@@ -1,6 +1,8 @@
 #include "render/keys_render.h"
 
-#include <ranges>
+#include <numeric>
+#include <vector>
+
 
 #include "render/key_summary.h"
 #include "render/json_document.h"
@@ -102,7 +104,9 @@ std::string catalogue_text(const Catalogue& cat, size_t width) {
   out += "Backends (" + std::to_string(cat.backend_count()) + ", BackendComponent order):\n  ";
   out += wrap_words(join(cat.spec().backends, " "), 2, 2, width) +
          "\n\nFunctionality keys, lowest to highest priority (* = per-backend building block):\n";
-  const auto functionalities = std::views::iota(Key{1}, static_cast<Key>(cat.spec().functionalities.size() + 1));
+  // A plain vector: clang with libstdc++ 12 (the fuzz build) rejects views::iota over Key.
+  std::vector<Key> functionalities(cat.spec().functionalities.size());
+  std::iota(functionalities.begin(), functionalities.end(), Key{1});
   const std::string functionality_names = join(functionalities, " ", [&cat](Key f) {
     return cat.name(f) + (cat.is_per_backend_functionality(f) ? "*" : "");
   });
