@@ -32,18 +32,25 @@ void Catalogue::add_key(std::string name, KeyKind kind, Key functionality, int b
 
 Catalogue::Catalogue(ReleaseSpec owned)
     : owned_(std::make_unique<const ReleaseSpec>(std::move(owned))), spec_(owned_.get()) {
-  const ReleaseSpec& spec = *spec_;
-  const int nb = backend_count();
-  functionality_count_ = static_cast<Key>(spec.functionalities.size() + 1);
-  per_backend_.assign(functionality_count_, false);
-  auto functionality_bit = [&](Key f) { return KeySet{1ull << (nb + f - 1)}; };
-  auto backend_bit = [](int b) { return KeySet{1ull << (b - 1)}; };
-  if (nb + functionality_count_ - 1 > 64)
-    throw InputError(std::string(spec.source) + ": " + std::to_string(nb) + " backends and " +
+  functionality_count_ = static_cast<Key>(spec_->functionalities.size() + 1);
+  if (backend_count() + functionality_count_ - 1 > 64)
+    throw InputError(std::string(spec_->source) + ": " + std::to_string(backend_count()) + " backends and " +
                      std::to_string(functionality_count_ - 1) +
                      " functionality keys do not fit c10's 64-bit key set");
+  lay_out_enum();
+  lay_out_runtime_table();
+  read_reported_sets();
+}
 
-  // Undefined and the functionality keys (§1.3).
+KeySet Catalogue::functionality_bit(Key f) const { return KeySet{1ull << (backend_count() + f - 1)}; }
+
+// The enum as c10 lays it out (§1.3): Undefined, the functionality keys, the
+// per-backend blocks, the alias keys; checked against the enum the release printed.
+void Catalogue::lay_out_enum() {
+  const ReleaseSpec& spec = *spec_;
+  const int nb = backend_count();
+  auto backend_bit = [](int b) { return KeySet{1ull << (b - 1)}; };
+  per_backend_.assign(functionality_count_, false);
   add_key("Undefined", KeyKind::Undefined, 0, 0);
   bits_.push_back({});
   for (Key f = 1; f < functionality_count_; ++f) {
@@ -58,12 +65,11 @@ Catalogue::Catalogue(ReleaseSpec owned)
           KeyKind::Placeholder, 0, 0);  // EndOfFunctionalityKeys
   bits_.push_back({});
   // Per-backend blocks: StartOf<F>Backends, then one key per backend.
-  std::vector<Key>& block_start = block_start_;
-  block_start.assign(functionality_count_, 0);
+  block_start_.assign(functionality_count_, 0);
   for (Key f = 1; f < functionality_count_; ++f) {
     if (!per_backend_[f]) continue;
     const auto prefix = std::string(spec.functionalities[f - 1].runtime_prefix);
-    block_start[f] = static_cast<Key>(names_.size());
+    block_start_[f] = static_cast<Key>(names_.size());
     add_key(prefix + std::string(spec.placeholder_word), KeyKind::Placeholder, f, 0);
     bits_.push_back(functionality_bit(f));
     for (int b = 1; b <= nb; ++b) {
@@ -85,24 +91,30 @@ Catalogue::Catalogue(ReleaseSpec owned)
       throw InputError(std::string(spec.source) + ": /enum/" + std::to_string(k) + ": '" +
                        std::string(spec.enum_names[k]) + "' where c10's layout gives '" + names_[k] +
                        "'; the enum and runtime_key_order disagree");
-
   by_name_.reserve(names_.size());
   for (Key k = 0; k < names_.size(); ++k)
     if (kinds_[k] != KeyKind::Placeholder) by_name_.emplace(names_[k], k);
+}
 
-  // Table order and offsets (§1.4, §1.8).
+// The runtime table's order and each functionality's offset in it (§1.4, §1.8).
+void Catalogue::lay_out_runtime_table() {
+  const int nb = backend_count();
   offset_.assign(functionality_count_, 0);
   runtime_keys_.push_back(k_undefined);
   for (Key f = 1; f < functionality_count_; ++f) {
     offset_[f] = offset_[f - 1] + ((f - 1 >= 1 && per_backend_[f - 1]) ? nb : 1);
     if (per_backend_[f]) {
-      for (int b = 1; b <= nb; ++b) runtime_keys_.push_back(static_cast<Key>(block_start[f] + b));
+      for (int b = 1; b <= nb; ++b) runtime_keys_.push_back(static_cast<Key>(block_start_[f] + b));
     } else {
       runtime_keys_.push_back(f);
     }
   }
+}
 
-  // The sets of §2, as the release reported them.
+// The sets of §2 as the release reported them, and the per-key answers the
+// table algorithm asks for every row.
+void Catalogue::read_reported_sets() {
+  const ReleaseSpec& spec = *spec_;
   full_ = full_backend_mask();
   for (Key f = 1; f < functionality_count_; ++f) full_ = full_ | functionality_bit(f);
   auto functionality_named = [&](std::string_view n) {
@@ -125,7 +137,6 @@ Catalogue::Catalogue(ReleaseSpec owned)
   autogradother_backends_ = union_of(spec.autogradother_backend_keys, "autogradother_backends");
   backend_dispatch_ = autogradother_backends_ | bit(well_known_.dense);
 
-  // The table algorithm asks these per row; answer them from tables.
   alias_membership_.assign(names_.size(), 0);
   alias_ordinal_.assign(names_.size(), -1);
   alias_runtime_set_.assign(spec.aliases.size(), KeySet{});

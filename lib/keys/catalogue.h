@@ -123,6 +123,11 @@ class Catalogue {
 
  private:
   void add_key(std::string name, KeyKind kind, Key functionality, int backend);
+  // The constructor's steps, in order.
+  void lay_out_enum();
+  void lay_out_runtime_table();
+  void read_reported_sets();
+  KeySet functionality_bit(Key f) const;
   KeySet union_of(const std::vector<std::string_view>& names, const char* field) const;
   Key runtime_key_named(std::string_view name, const char* field) const;  // InputError naming `field` if not
 

@@ -90,6 +90,7 @@ class RowBuilder {
   RowBuilder(const Catalogue& cat, const Operator& op, Key k, Explanation* why)
       : cat_(cat), op_(op), k_(k), why_(why) {}
 
+  bool explaining() const { return why_ != nullptr; }
   // The reason is built only when someone asked why (compute_table does not).
   template <typename Reason>
   void note(Rule rule, Outcome outcome, Reason&& reason, std::vector<Key> blockers = {}) {
@@ -129,6 +130,53 @@ class RowBuilder {
   Explanation* why_;
 };
 
+// Rule 6 of §3.2: the math kernel unless a backend or CEA kernel keeps it
+// away; at AutogradOther, with kernels on autogradother backends too, the
+// ambiguous kernel.
+bool try_math_kernel(RowBuilder& b, const Catalogue& cat, const Operator& op, Key k, KeySet backends, bool has_cea,
+                     Row& row) {
+  const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
+  const bool cia_covers = k == k_undefined || cat.included_in_alias(k, cia);
+  if (!cia_covers) {
+    b.note(Rule::CompositeImplicitAutograd, Outcome::NotApplicable,
+           [&] { return cat.name(k) + " is not in the CompositeImplicitAutograd set"; });
+    return false;
+  }
+  if (!op.has(cia)) {
+    b.note(Rule::CompositeImplicitAutograd, Outcome::NoRegistration,
+           [] { return "no kernel registered at CompositeImplicitAutograd"; });
+    return false;
+  }
+  if (k == cat.well_known().autograd_other && has_any(cat, op, cat.autogradother_backends())) {
+    row.rule = Rule::AmbiguousAutogradOther;
+    row.provider = cia;
+    row.kernel = &ambiguous_autogradother_kernel();
+    if (b.explaining())
+      b.note(Rule::AmbiguousAutogradOther, Outcome::Chosen,
+             [] {
+               return "CompositeImplicitAutograd and kernels on autogradother backends both "
+                      "apply; PyTorch cannot tell which to use";
+             },
+             registered_keys_in(cat, op, cat.autogradother_backends()));
+    return true;
+  }
+  if (!has_any(cat, op, backends) && !has_cea) {
+    b.fill(row, Rule::CompositeImplicitAutograd, cia);
+    b.note(Rule::CompositeImplicitAutograd, Outcome::Chosen, [&] {
+      return "no backend kernel for " + cat.format(backends) + " and no CompositeExplicitAutograd kernel";
+    });
+    return true;
+  }
+  if (b.explaining()) {
+    std::vector<Key> blockers = registered_keys_in(cat, op, backends);
+    if (has_cea) blockers.push_back(*cat.alias(Alias::CompositeExplicitAutograd));
+    b.note(Rule::CompositeImplicitAutograd, Outcome::Blocked,
+           [] { return "a backend kernel exists for this key's backends (or a CompositeExplicitAutograd kernel)"; },
+           std::move(blockers));
+  }
+  return false;
+}
+
 }  // namespace
 
 Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation* why) {
@@ -157,48 +205,14 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
   const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
   const KeySet backends = cat.backend_set_from_autograd(k);
   const bool has_cea = cea && op.has(*cea);
-  const bool has_backend_kernel = has_any(cat, op, backends) || has_cea;
 
   // 5. CompositeImplicitAutogradNestedTensor is never blocked.
   if (k != k_undefined && b.try_alias(Rule::CompositeImplicitAutogradNestedTensor,
                                       Alias::CompositeImplicitAutogradNestedTensor, false, row))
     return row;
 
-  // 6. CompositeImplicitAutograd (math).
-  const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
-  const bool cia_covers = k == k_undefined || cat.included_in_alias(k, cia);
-  if (!cia_covers) {
-    b.note(Rule::CompositeImplicitAutograd, Outcome::NotApplicable,
-           [&] { return cat.name(k) + " is not in the CompositeImplicitAutograd set"; });
-  } else if (!op.has(cia)) {
-    b.note(Rule::CompositeImplicitAutograd, Outcome::NoRegistration,
-           [] { return "no kernel registered at CompositeImplicitAutograd"; });
-  } else if (k == cat.well_known().autograd_other &&
-             has_any(cat, op, cat.autogradother_backends())) {
-    row.rule = Rule::AmbiguousAutogradOther;
-    row.provider = cia;
-    row.kernel = &ambiguous_autogradother_kernel();
-    if (why)
-      b.note(Rule::AmbiguousAutogradOther, Outcome::Chosen,
-             [] {
-               return "CompositeImplicitAutograd and kernels on autogradother backends both "
-                      "apply; PyTorch cannot tell which to use";
-             },
-             registered_keys_in(cat, op, cat.autogradother_backends()));
-    return row;
-  } else if (!has_backend_kernel) {
-    b.fill(row, Rule::CompositeImplicitAutograd, cia);
-    b.note(Rule::CompositeImplicitAutograd, Outcome::Chosen, [&] {
-      return "no backend kernel for " + cat.format(backends) + " and no CompositeExplicitAutograd kernel";
-    });
-    return row;
-  } else if (why) {
-    std::vector<Key> blockers = registered_keys_in(cat, op, backends);
-    if (has_cea) blockers.push_back(*cea);
-    b.note(Rule::CompositeImplicitAutograd, Outcome::Blocked,
-           [] { return "a backend kernel exists for this key's backends (or a CompositeExplicitAutograd kernel)"; },
-           std::move(blockers));
-  }
+  // 6. CompositeImplicitAutograd (math), or the ambiguous kernel at AutogradOther.
+  if (try_math_kernel(b, cat, op, k, backends, has_cea, row)) return row;
 
   // 7-8. Autograd alias, then FuncTorchBatchedDecomposition.
   if (b.try_alias(Rule::Autograd, Alias::Autograd, false, row) ||
