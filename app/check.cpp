@@ -54,7 +54,8 @@ void setup_check(CLI::App& app, int& exit_code) {
   auto command = std::make_shared<CheckCommand>();
   CLI::App* sub = app.add_subcommand("check", "Lint registrations: overrides, ambiguities, dangling impls, required keys");
   sub->add_option("MANIFEST", command->sources,
-                  "Manifests or builtin:VERSION, layered in order (builtin: first)");
+                  "Sources as -m takes them (manifest files, -, builtin:VERSION, python[:P], torchgen:PATH, "
+                  "torchgen-backend:FILE), layered in order (builtin: and python: first)");
   add_format_option(sub, command->format, {"text", "json", "sarif", "github"});
   sub->add_option("--require", command->require,
                   "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "
