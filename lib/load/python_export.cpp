@@ -86,11 +86,9 @@ std::string error_line(const std::string& text) {
   for (const auto& line : lines)
     if (line.rfind("Traceback (most recent call last)", 0) == 0) chosen = lines.back();
   for (const auto& line : lines)
-    if (line.rfind("dispatchctl-export: error: ", 0) == 0) {
-      chosen = line.substr(27);
-      break;
-    }
-  constexpr size_t k_longest = 200;
+    if (line.rfind("dispatchctl-export: error: ", 0) == 0) return line.substr(27);  // written for people
+  // Another program's (ls quotes back the probe it was given): its start.
+  constexpr size_t k_longest = 100;
   if (chosen.size() > k_longest) chosen = chosen.substr(0, k_longest) + "…";
   return chosen;
 }
