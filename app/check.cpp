@@ -27,7 +27,11 @@ struct CheckCommand {
       throw InputError("check needs at least one MANIFEST (a file or builtin:VERSION)");
     CheckOptions options;
     std::string config_path = config;
-    if (config_path.empty() && !no_config && std::filesystem::is_regular_file(k_default_config))
+    // Present (even as a broken or looping link): read, so that a config that
+    // cannot be read is an error, not silently ignored.
+    std::error_code ec;
+    if (config_path.empty() && !no_config && std::filesystem::symlink_status(k_default_config, ec).type() !=
+                                                  std::filesystem::file_type::not_found && !ec)
       config_path = k_default_config;
     if (!config_path.empty()) options = read_check_config(read_input_file(config_path), config_path);
     options.require.insert(options.require.end(), require.begin(), require.end());
@@ -50,7 +54,8 @@ void setup_check(CLI::App& app, int& exit_code) {
   auto command = std::make_shared<CheckCommand>();
   CLI::App* sub = app.add_subcommand("check", "Lint registrations: overrides, ambiguities, dangling impls, required keys");
   sub->add_option("MANIFEST", command->sources,
-                  "Manifests or builtin:VERSION, layered in order (builtin: first)");
+                  "Sources as -m takes them (manifest files, -, builtin:VERSION, python[:P], torchgen:PATH, "
+                  "torchgen-backend:FILE), layered in order (builtin: and python: first)");
   add_format_option(sub, command->format, {"text", "json", "sarif", "github"});
   sub->add_option("--require", command->require,
                   "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "

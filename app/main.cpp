@@ -1,5 +1,6 @@
 // dispatchctl: a thin CLI over lib/. Parses the command line, runs one
-// subcommand, maps errors to exit codes (0 ok, 1 findings, 2 bad input).
+// subcommand, maps errors to exit codes (0 ok, 1 findings, 2 bad input, 3 an
+// internal error: a bug to report).
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -95,6 +96,14 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     cli::log_error("out of memory");
     return 2;
+  } catch (const std::exception& e) {
+    // A bug of dispatchctl, not of the input: said as such, never an abort.
+    cli::log_error(std::string("internal error: ") + e.what() +
+                   "; please report it with the command line that caused it");
+    return 3;
+  } catch (...) {
+    cli::log_error("internal error (unknown exception); please report it with the command line that caused it");
+    return 3;
   }
   if (std::fflush(stdout) != 0) {
     cli::log_error("cannot write output");

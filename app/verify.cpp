@@ -17,6 +17,7 @@ struct VerifyCommand {
       throw InputError("verify: give the export to check with -m FILE (dispatchctl export -o FILE writes one)");
     RecordedDumps recorded;  // read while loading: each export is parsed once
     LoadRequest request = registry.request();
+    request.python_recorded = true;  // -m python: an export that records what PyTorch printed
     request.on_manifest = [&recorded](const ManifestDocument& m) { read_recorded(m, recorded); };
     auto reg = load_registry(request);
     if (recorded.tables.empty() && recorded.states.empty())
@@ -42,6 +43,7 @@ void setup_verify(CLI::App& app, int& exit_code) {
       "Exit status: 0 all identical, 1 differences (the first ones shown as unified diffs), 2 bad input.\n\n"
       "Examples:\n"
       "  dispatchctl export -o mine.json && dispatchctl verify -m mine.json\n"
+      "  dispatchctl verify -m python:/usr/bin/python3      # exports (and caches) with the recorded dumps\n"
       "  dispatchctl verify -m mine.json --format json");
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json"});

@@ -65,15 +65,34 @@ endwhile()
 
 string(APPEND page ".SH EXIT STATUS
 0 success; 1 findings, differences, a \"no\" answer or a call that would raise; 2 bad usage or bad input
-(one line on standard error naming the file, the location and a fix).
+(one line on standard error naming the file, the location and a fix);
+3 an internal error of dispatchctl (one line asking for a report).
 .SH ENVIRONMENT
+.TP
+.B COLUMNS
+Width text output wraps at (40 to 1000), before the terminal's width; without either, 80.
+Machine formats (json, torch\\-table, torch\\-state) never wrap.
 .TP
 .B NO_COLOR
 When set and not empty, output is never coloured (colour is only used on a terminal anyway).
+.TP
+.B XDG_CACHE_HOME
+Where \\fB\\-m python\\fR caches exports: \\fI$XDG_CACHE_HOME/dispatchctl\\fR, else
+\\fI$HOME/.cache/dispatchctl\\fR. When it cannot be written, one warning and the export runs
+in a temporary folder under \\fBTMPDIR\\fR (default \\fI/tmp\\fR), on every run.
+.TP
+.B PYTHONPATH\\fR, \\fBPYTHONHOME\\fR, \\fBPYTHONUSERBASE\\fR, \\fBPYTHONNOUSERSITE\\fR, \\fBPYTHONSAFEPATH\\fR, \\fBHOME
+Part of the \\fB\\-m python\\fR cache key (they change which torch is imported); so is the
+current directory with \\fB?import=\\fR.
 .SH FILES
 .TP
 .I dispatchctl.json
 Configuration of \\fBdispatchctl check\\fR, read from the current directory.
+.TP
+.I $XDG_CACHE_HOME/dispatchctl/
+The \\fB\\-m python\\fR cache: \\fIexport\\-*.json\\fR (one per torch, imported modules and
+recorded dumps or not), \\fIlocator\\-*.txt\\fR (what was probed, so a cached run starts no
+interpreter) and the exporter script. Safe to remove at any time.
 .TP
 .I share/dispatchctl/schemas/
 JSON Schemas of every \\fB\\-\\-format json\\fR output and of manifests.

@@ -6,6 +6,7 @@
 #include "check/lint.h"
 #include "builtin/builtin.h"
 #include "check/load.h"
+#include "load/source_spec.h"
 #include "registry/op_select.h"
 #include "registry/key_lookup.h"
 #include "util/errors.h"
@@ -79,7 +80,8 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     // load.manifest_files adds the files a typed source such as torchgen:DIR read.
     std::vector<std::string> manifest_files = load.manifest_files;
     for (const auto& s : sources)
-      if (s.rfind(k_builtin_prefix, 0) != 0) manifest_files.push_back(s);
+      if (const SourceSpec spec = parse_source_spec(s); spec.kind == SourceSpec::Kind::File)
+        manifest_files.push_back(spec.argument);
     const LintScope scope = make_scope(registry, manifest_files, options);
     for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
     using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);

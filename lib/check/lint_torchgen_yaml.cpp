@@ -132,11 +132,11 @@ std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Cata
   return out;
 }
 
-bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<Registry>& registry,
+bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Registry>& registry,
                                     std::vector<Finding>& findings, std::vector<std::string>& files) {
-  const bool backend = source.rfind(k_torchgen_backend_prefix, 0) == 0;
-  if (!backend && source.rfind(k_torchgen_prefix, 0) != 0) return false;
-  const std::string path = source.substr(backend ? k_torchgen_backend_prefix.size() : k_torchgen_prefix.size());
+  const bool backend = source.kind == SourceSpec::Kind::TorchgenBackend;
+  if (!backend && source.kind != SourceSpec::Kind::Torchgen) return false;
+  const std::string& path = source.argument;
   TorchgenInputs inputs{{path, ""}, std::nullopt, std::nullopt};
   try {
     if (!registry) {
@@ -156,7 +156,10 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
     for (auto& f : lint_torchgen_yaml(inputs, registry->catalogue())) findings.push_back(std::move(f));
     for (size_t i = before; i < findings.size(); ++i)
       if (findings[i].rule == "load-error") return true;  // the YAML does not load
-    apply_torchgen(*registry, inputs, {});
+    TorchgenOptions options;
+    if (!source.build_backends.empty())
+      options.build_backends = parse_build_backends(source.build_backends, registry->torch_version());
+    apply_torchgen(*registry, inputs, options);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));
   }

@@ -19,15 +19,17 @@ std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Cata
 #include <memory>
 #include <string>
 
+#include "load/source_spec.h"
 #include "registry/registry.h"
 
 namespace dispatchctl::torchgen {
 
-// For `check`: when SOURCE is `torchgen:PATH` or `torchgen-backend:FILE`, lints
-// it, layers it onto `registry` (the default release's empty registry when
-// null) and adds its YAML files to `files` (the lint scope); a YAML that
-// cannot be read is a finding, not an error. False for other sources.
-bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<Registry>& registry,
+// For `check`: when SOURCE is `torchgen:PATH[?build-backends=…]` or
+// `torchgen-backend:FILE`, lints it, layers it onto `registry` (the default
+// release's empty registry when null) and adds its YAML files to `files` (the
+// lint scope); a YAML that cannot be read is a finding, not an error. False
+// for other sources.
+bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Registry>& registry,
                                     std::vector<Finding>& findings, std::vector<std::string>& files);
 
 }  // namespace dispatchctl::torchgen

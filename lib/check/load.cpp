@@ -7,6 +7,7 @@
 #include "builtin/builtin.h"
 #include "registry/manifest.h"
 #include "load/load_registry.h"
+#include "load/source_spec.h"
 #include "check/lint_torchgen_yaml.h"
 #include "util/errors.h"
 #include "util/file_io.h"
@@ -15,7 +16,20 @@
 namespace dispatchctl {
 namespace {
 
-bool is_builtin(const std::string& source) { return source.rfind(k_builtin_prefix, 0) == 0; }
+// builtin:VERSION and python[:P] name a whole registry: PyTorch's own state,
+// loaded first, where errors are input errors, not findings.
+bool is_base_registry(const SourceSpec& spec) {
+  return spec.kind == SourceSpec::Kind::Builtin || spec.kind == SourceSpec::Kind::Python;
+}
+
+// A finding's file that can be read to locate it (not builtin:, python:, torchgen:…).
+bool names_a_file(const std::string& source) {
+  try {
+    return parse_source_spec(source).kind == SourceSpec::Kind::File;
+  } catch (const InputError&) {
+    return false;
+  }
+}
 
 // An InputError of the loader reads "SOURCE: /pointer: what",
 // "SOURCE:LINE:COL: what" or "SOURCE: what"; take the place apart.
@@ -57,14 +71,17 @@ std::string_view refusal_rule(Registry::Refusal r) {
 
 CheckLoad load_for_check(const std::vector<std::string>& sources) {
   CheckLoad out;
-  size_t builtins = 0;
-  while (builtins < sources.size() && is_builtin(sources[builtins])) ++builtins;
-  for (size_t i = builtins; i < sources.size(); ++i)
-    if (is_builtin(sources[i]))
-      throw InputError(sources[i] + ": list builtin: registries before manifest files");
-  if (builtins > 0) {
+  // Every source form through the one parser of -m values (load/source_spec.h).
+  std::vector<SourceSpec> specs;
+  for (const auto& source : sources) specs.push_back(parse_source_spec(source));
+  size_t bases = 0;
+  while (bases < specs.size() && is_base_registry(specs[bases])) ++bases;
+  for (size_t i = bases; i < specs.size(); ++i)
+    if (is_base_registry(specs[i]))
+      throw InputError(specs[i].text + ": list builtin: and python: registries before manifest files");
+  if (bases > 0) {
     // The real registries are PyTorch's own state: errors there are input errors.
-    out.registry = load_registry({sources.begin(), sources.begin() + builtins});
+    out.registry = load_registry({sources.begin(), sources.begin() + static_cast<std::ptrdiff_t>(bases)});
   }
   auto sink = [&out](Registry::Refusal what, const Origin& where, const std::string& message) {
     Finding f;
@@ -73,9 +90,9 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
     f.message = message;
     out.findings.push_back(std::move(f));
   };
-  for (size_t i = builtins; i < sources.size(); ++i) {
-    const std::string& source = sources[i];
-    if (torchgen::load_torchgen_source_for_check(source, out.registry, out.findings, out.manifest_files)) continue;
+  for (size_t i = bases; i < specs.size(); ++i) {
+    const std::string& source = specs[i].argument;
+    if (torchgen::load_torchgen_source_for_check(specs[i], out.registry, out.findings, out.manifest_files)) continue;
     try {
       const std::string text = read_input_file(source);
       ManifestDocument manifest = read_manifest(text, source, {builtin_releases()});
@@ -97,7 +114,7 @@ void locate_findings(std::vector<Finding>& findings) {
   std::map<std::string, std::unique_ptr<JsonLocator>> locators;
   for (auto& f : findings) {
     Location& loc = f.location;
-    if (loc.line > 0 || loc.file.empty() || is_builtin(loc.file)) continue;
+    if (loc.line > 0 || loc.file.empty() || !names_a_file(loc.file)) continue;
     auto it = locators.find(loc.file);
     if (it == locators.end()) {
       std::unique_ptr<JsonLocator> locator;

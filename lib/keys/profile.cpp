@@ -212,6 +212,13 @@ class ProfileReader {
     }
     if (!aliases.empty())
       r_.fail(r_.at("alias_expansion"), "alias key " + std::string(*aliases.begin()) + " has no entry");
+    // The dispatch rules (docs/dispatch-semantics.md) compute every table with
+    // these alias keys; every PyTorch release since 1.13 has them.
+    for (const std::string_view required : {"Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd"})
+      if (std::find(spec_.aliases.begin(), spec_.aliases.end(), required) == spec_.aliases.end())
+        r_.fail(r_.at("enum"), "no alias key " + std::string(required) +
+                                   ", which every PyTorch release has; export the profile again with "
+                                   "'dispatchctl export'");
     for (const auto& [key, keys] : spec_.backend_keyset_from_autograd)
       for (size_t i = 0; i < keys.size(); ++i)
         if (!is_runtime_name(keys[i]) || !is_runtime_name(key))

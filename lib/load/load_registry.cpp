@@ -166,10 +166,11 @@ ManifestDocument read_and_apply(std::unique_ptr<Registry>& registry, const std::
 }
 
 // `-m python[:P]`: that Python's export, cached (load/python_export.h).
-std::string python_manifest(const SourceSpec& spec) {
+ExportedManifest python_manifest(const SourceSpec& spec, bool recorded) {
   PythonExport export_request;
   if (!spec.argument.empty()) export_request.interpreter = spec.argument;
   export_request.imports = spec.imports;
+  export_request.recorded = recorded;
   export_request.progress = [](const std::string& text) { log_note("{}", text); };
   return cached_python_export(export_request);
 }
@@ -206,7 +207,8 @@ void load_file(Built& registry, const SourceSpec& spec, const LoadRequest& reque
 
 void load_python(Built& registry, const SourceSpec& spec, const LoadRequest& request) {
   const size_t operators_before = registry ? registry->operators().size() : 0;
-  const std::string path = python_manifest(spec);
+  const ExportedManifest exported = python_manifest(spec, request.python_recorded);
+  const std::string& path = exported.path();
   ManifestDocument manifest =
       read_manifest_file(path, spec.text, {builtin_releases(), registry ? &registry->catalogue() : nullptr});
   load_manifest(registry, manifest);

@@ -29,6 +29,9 @@ struct LoadRequest {
   // always loaded whole, so their errors are never hidden).
   OperatorFilter only = {};
   ManifestObserver on_manifest = {};
+  // -m python exports keep what PyTorch printed for every operator (for
+  // `verify`; a cache entry of its own, ~10 times larger).
+  bool python_recorded = false;
 };
 std::unique_ptr<Registry> load_registry(const LoadRequest& request);
 // The same with the defaults (layering as README "Layering by default" says).

@@ -10,8 +10,11 @@
 // PYTHONUSERBASE/PYTHONNOUSERSITE/PYTHONSAFEPATH/HOME) and the mtime and size
 // of every path the probe watched (torch's package directory, __init__.py,
 // version.py, lib/, _C*.so, and each sys.path entry up to the one torch is
-// found in) are unchanged. Anything else (an --import module's own code)
-// needs `dispatchctl export` or removing the cache.
+// found in) are unchanged. With ?import= modules, the key also holds what
+// decides what is imported: the current folder (the exporter puts it first
+// on sys.path), PYTHONPATH, and each module's file and its mtime; a module's
+// other files (a package's submodules) need `dispatchctl export` or removing
+// the cache.
 #pragma once
 
 #include <functional>
@@ -31,9 +34,31 @@ struct PythonExport {
 };
 
 // Writes the manifest of that Python's live registry to `output` (atomically).
-// Throws InputError with the exporter's own error line when it fails.
+// Throws InputError, before anything runs, when `output` cannot be written;
+// and when the export fails, saying what ran, how it ended and its error line.
 void run_python_export(const PythonExport& request, const std::string& output);
-// The path of an up-to-date cached export, made now if needed.
-std::string cached_python_export(const PythonExport& request);
+
+// A `-m python` export on disk: in the cache, or (the cache unusable: no
+// writable home, XDG_CACHE_HOME naming a file, a full disk) in a temporary
+// folder removed with this object.
+class ExportedManifest {
+ public:
+  explicit ExportedManifest(std::string path, std::string temporary_folder = "");
+  ~ExportedManifest();
+  ExportedManifest(ExportedManifest&& other) noexcept;
+  ExportedManifest(const ExportedManifest&) = delete;
+  ExportedManifest& operator=(const ExportedManifest&) = delete;
+  ExportedManifest& operator=(ExportedManifest&&) = delete;
+  const std::string& path() const { return path_; }
+  bool cached() const { return temporary_folder_.empty(); }
+
+ private:
+  std::string path_, temporary_folder_;
+};
+
+// An up-to-date cached export, made now if needed (with the recorded dumps
+// when `request.recorded`: a cache entry of its own). When the cache cannot
+// be used, one warning and an export into a temporary folder.
+ExportedManifest cached_python_export(const PythonExport& request);
 
 }  // namespace dispatchctl

@@ -7,7 +7,9 @@
 //                                     torchgen YAML (native_functions.yaml …), for a build
 //                                     with these backends (default: CPU, Debian's build)
 //   torchgen-backend:FILE             an out-of-tree backend's torchgen YAML
-//   anything else                     a manifest file (JSON, may be gzipped)
+//   anything else                     a manifest file (JSON, may be gzipped); "-" is
+//                                     standard input (util/file_io reads pipes once)
+// A new form is one more Prefix entry (and a Kind) in source_spec.cpp.
 #pragma once
 
 #include <string>

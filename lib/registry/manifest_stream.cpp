@@ -226,6 +226,10 @@ StreamedManifest stream_manifest_text(std::string_view text, const std::string& 
 
 StreamedManifest stream_manifest_file(const std::string& path, const std::string& source, const OperatorSink& sink,
                                       const OperatorsStart& on_operators) {
+  if (!is_seekable_input(path)) {  // a pipe: read once, whole (read_input_file keeps its bytes for a reread)
+    const std::string text = read_input_file(path);
+    return stream_manifest_text(text, source, sink, on_operators);
+  }
   std::ifstream in = open_input_file(path);
   char magic[2] = {};
   in.read(magic, 2);

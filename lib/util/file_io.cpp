@@ -8,7 +8,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/errors.h"
@@ -54,40 +59,121 @@ std::string gunzip(std::string_view data, const std::string& name) {
   return out;
 }
 
+namespace {
+
+std::string system_path(const std::string& path) { return path == "-" ? "/dev/stdin" : path; }
+
+std::string read_whole(std::istream& in) {
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return std::move(buffer).str();
+}
+
+// The bytes of inputs that cannot be read twice, by path as given.
+std::string read_unseekable_once(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> read_before;
+  const std::lock_guard lock(mutex);
+  if (auto it = read_before.find(path); it != read_before.end()) return it->second;
+  std::ifstream in(system_path(path), std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno) + "; check the path");
+  return read_before.emplace(path, read_whole(in)).first->second;
+}
+
+mode_t current_umask() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+}  // namespace
+
+bool is_seekable_input(const std::string& path) {
+  struct stat st {};
+  return path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 std::ifstream open_input_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw InputError(path + ": is a directory; give a file");
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(system_path(path), std::ios::binary);
   if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno) + "; check the path");
   return in;
 }
 
 std::string read_input_file(const std::string& path) {
-  std::ifstream in = open_input_file(path);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string data = std::move(buffer).str();
+  std::string data;
+  if (is_seekable_input(path)) {
+    std::ifstream in = open_input_file(path);
+    data = read_whole(in);
+  } else {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory; give a file");
+    data = read_unseekable_once(path);
+  }
   if (is_gzip(data)) return gunzip(data, path);
   return data;
 }
 
+namespace {
+
+bool write_all(int fd, std::string_view content) {
+  for (size_t done = 0; done < content.size();) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno != EINTR) return false;
+    if (n > 0) done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// A device or a pipe cannot be replaced by a rename: written as it is.
+void write_in_place(const std::string& path, std::string_view content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
+  if (fd < 0) throw InputError(path + ": cannot write: " + errno_text());
+  bool ok = write_all(fd, content);
+  const std::string reason = errno_text();
+  ok = (::close(fd) == 0) && ok;
+  if (!ok) throw InputError(path + ": cannot write: " + reason);
+}
+
+}  // namespace
+
 void write_file_atomically(const std::string& path, std::string_view content) {
+  struct stat existing {};
+  const bool exists = ::stat(path.c_str(), &existing) == 0;
+  if (exists && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) return write_in_place(path, content);
+  if (exists && S_ISDIR(existing.st_mode)) throw InputError(path + ": is a folder; give a file name");
   std::string temp = path + ".tmp-XXXXXX";
   const int fd = mkstemp(temp.data());
-  if (fd < 0) throw InputError(path + ": cannot write: " + std::strerror(errno));
-  bool ok = true;
-  for (size_t done = 0; ok && done < content.size();) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) ok = errno == EINTR;
-    else done += static_cast<size_t>(n);
-  }
+  if (fd < 0) throw InputError(path + ": cannot write: " + errno_text());
+  // mkstemp makes 0600; the file gets what any other tool would give it.
+  const mode_t mode = exists ? existing.st_mode & 07777 : 0666 & ~current_umask();
+  bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, content);
+  std::string reason = errno_text();
   ok = (::close(fd) == 0) && ok;
-  if (!ok || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
+  if (ok && std::rename(temp.c_str(), path.c_str()) != 0) ok = false, reason = errno_text();
+  if (!ok) {
     std::remove(temp.c_str());
     throw InputError(path + ": cannot write: " + reason);
   }
+}
+
+void require_writable_output(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder; give a file name");
+    if (::access(path.c_str(), W_OK) != 0) throw InputError(path + ": cannot write: " + errno_text());
+    if (!S_ISREG(st.st_mode)) return;  // a device or a pipe: written in place
+  }
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  const std::string where = folder.empty() ? "." : folder;
+  if (::stat(where.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw InputError(path + ": cannot write: no folder " + where + "; create it or give another path");
+  if (::access(where.c_str(), W_OK | X_OK) != 0)
+    throw InputError(path + ": cannot write into " + where + ": " + errno_text());
 }
 
 }  // namespace dispatchctl

@@ -18,10 +18,11 @@ A case runs `dispatchctl ARGS...` (after optional setup) and checks:
   max_columns = N             no stdout line is longer than N characters
   env = {NAME = "VALUE"}      extra environment (COLUMNS is unset unless given)
   stdout_to = PATH            stdout goes to PATH (e.g. /dev/full) instead of being checked
+  stdin = PATH                PATH's bytes are piped to the command's standard input
 Before the command: setup = [[ARGS...], ...] (dispatchctl runs that must exit 0)
 and setup_sh = "..." (a bash script; $DISPATCHCTL is the binary).
-{root}, {tmp}, {manifests} and {here} expand in run, setup, setup_sh, cwd,
-stdout_equals and absent; nowhere else (regexes keep their braces)."""
+{root}, {tmp}, {manifests} and {here} expand in run, setup, setup_sh, cwd, env,
+stdin, stdout_equals and absent; nowhere else (regexes keep their braces)."""
 import argparse
 import glob
 import gzip
@@ -36,7 +37,7 @@ import tomllib
 
 KNOWN = {"name", "run", "exit", "stdout", "stderr", "output", "no_stdout", "stderr_lines", "json", "json_equals",
          "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd", "env", "max_columns",
-         "stdout_to"}
+         "stdout_to", "stdin"}
 
 
 def main():
@@ -68,7 +69,7 @@ def run_case(case, dispatchctl, root, here, tmp):
 
     env = dict(os.environ, DISPATCHCTL=dispatchctl)
     env.pop("COLUMNS", None)  # output width: 80 unless a case sets it
-    env.update(case.get("env", {}))
+    env.update({name: expand(value) for name, value in case.get("env", {}).items()})
     timeout = case.get("timeout", 120)
     if "setup_sh" in case:
         subprocess.run(["bash", "-euo", "pipefail", "-c", expand(case["setup_sh"])], check=True, env=env, cwd=tmp)
@@ -80,7 +81,8 @@ def run_case(case, dispatchctl, root, here, tmp):
     command = [dispatchctl, *map(expand, case["run"])]
     try:
         sink = open(expand(case["stdout_to"]), "wb") if "stdout_to" in case else subprocess.PIPE
-        run = subprocess.run(command, stdout=sink, stderr=subprocess.PIPE, timeout=timeout, env=env,
+        piped = pathlib.Path(expand(case["stdin"])).read_bytes() if "stdin" in case else None
+        run = subprocess.run(command, input=piped, stdout=sink, stderr=subprocess.PIPE, timeout=timeout, env=env,
                              cwd=expand(case["cwd"]) if "cwd" in case else None)
     except subprocess.TimeoutExpired:
         print(f"FAIL: did not finish in {timeout} s:", " ".join(command))

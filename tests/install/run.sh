@@ -31,6 +31,10 @@ done
 rendered=$(MANWIDTH=100 man -l "$page" 2>"$tmp/man.err")
 [ ! -s "$tmp/man.err" ] || fail "man reports: $(cat "$tmp/man.err")"
 grep -q -- '--format' <<<"$rendered" || fail "rendered man page lacks --format"
+# The environment that changes what dispatchctl does, and the cache it writes (issue 24).
+for word in COLUMNS XDG_CACHE_HOME TMPDIR PYTHONPATH '\$XDG_CACHE_HOME/dispatchctl/'; do
+  grep -q -- "$word" <<<"$rendered" || fail "rendered man page does not mention $word"
+done
 
 # Completions: installed exactly when the binary can print them.
 completion=$prefix/share/bash-completion/completions/dispatchctl

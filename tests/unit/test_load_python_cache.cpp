@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "load/python_export.h"
+#include "util/errors.h"
+#include "util/file_io.h"
 
 using namespace dispatchctl;
 namespace fs = std::filesystem;
@@ -56,7 +58,7 @@ struct StandIn {
     fs::remove(log);
     return out;
   }
-  std::string export_now() { return cached_python_export({.interpreter = python.string()}); }
+  std::string export_now() { return cached_python_export({.interpreter = python.string(), .recorded = false}).path(); }
 };
 
 }  // namespace
@@ -89,4 +91,90 @@ TEST_CASE("python cache: a cached run starts no interpreter; changed paths probe
   fs::last_write_time(s.python, fs::last_write_time(s.python) + std::chrono::seconds(5));
   CHECK(s.export_now() == second);
   CHECK(s.started() == std::vector<std::string>{"probe"});
+}
+
+namespace {
+
+// Sets an environment variable for the scope of a test.
+struct ScopedEnv {
+  std::string name, saved;
+  bool had = false;
+  ScopedEnv(const char* n, const std::string& value) : name(n) {
+    if (const char* v = std::getenv(n)) had = true, saved = v;
+    ::setenv(n, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had) ::setenv(name.c_str(), saved.c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("python cache: an unusable cache runs the export uncached, in a folder removed afterwards") {
+  StandIn s;
+  const fs::path not_a_folder = s.dir / "cache-is-a-file";
+  std::ofstream(not_a_folder) << "x";
+  // A cache path under a file, /dev/full (a full device that is no folder),
+  // and a home that cannot be made (even by root: /proc takes no folders).
+  for (const auto& [name, value] : std::vector<std::pair<const char*, std::string>>{
+           {"XDG_CACHE_HOME", not_a_folder.string()},
+           {"XDG_CACHE_HOME", "/dev/full"},
+           {"XDG_CACHE_HOME", ""}}) {
+    CAPTURE(value);
+    const ScopedEnv cache(name, value);
+    const ScopedEnv home("HOME", "/proc/dispatchctl-no-home");
+    std::string path;
+    {
+      const ExportedManifest exported = cached_python_export({.interpreter = s.python.string(), .recorded = false});
+      CHECK_FALSE(exported.cached());
+      path = exported.path();
+      CHECK(read_input_file(path).find("\"torch_version\": \"2.14.1\"") != std::string::npos);
+    }
+    CHECK_FALSE(fs::exists(fs::path(path).parent_path()));  // the temporary folder is gone
+    CHECK(s.started() == std::vector<std::string>{"export"});  // no probe: nothing to key
+  }
+  // No cache and no temporary folder either: one error, no abort.
+  const ScopedEnv cache("XDG_CACHE_HOME", "/dev/full");
+  const ScopedEnv temp("TMPDIR", "/dev/full");
+  CHECK_THROWS_WITH_AS(cached_python_export({.interpreter = s.python.string(), .recorded = false}),
+                       doctest::Contains("set XDG_CACHE_HOME or TMPDIR to a writable folder"), InputError);
+}
+
+TEST_CASE("python cache: ?import= modules are keyed by the folder they are found in and their file") {
+  // A Python whose probe is real (/usr/bin/python3, finding a stand-in torch
+  // package) and whose "export" defines one operator named by myext.NAME, as
+  // imported from the current folder the way the exporter imports it.
+  StandIn s;
+  std::ofstream(s.torch / "__init__.py") << "";
+  std::ofstream(s.python) << "#!/bin/sh\n"
+                          << "export PYTHONPATH='" << s.torch.parent_path().string() << "'\n"
+                          << "if [ \"$1\" = -c ]; then exec /usr/bin/python3 \"$@\"; fi\n"
+                          << "echo export >> '" << s.log.string() << "'\n"
+                          << "name=$(/usr/bin/python3 -c 'import os, sys; sys.path.insert(0, os.getcwd()); "
+                             "import myext; print(myext.NAME)')\n"
+                          << "printf '{\"dispatchctl_manifest\": 1, \"torch_version\": \"2.14.1\", "
+                             "\"operators\": [{\"name\": \"%s\"}]}' \"$name\" > \"$3\"\n";
+  fs::permissions(s.python, fs::perms::owner_all);
+  const fs::path a = s.dir / "a", b = s.dir / "b";
+  fs::create_directories(a), fs::create_directories(b);
+  std::ofstream(a / "myext.py") << "NAME = 'extaa::foo'\n";
+  std::ofstream(b / "myext.py") << "NAME = 'extbb::bar'\n";
+  const fs::path cwd = fs::current_path();
+  auto export_in = [&](const fs::path& folder) {
+    fs::current_path(folder);
+    const std::string path =
+        cached_python_export({.interpreter = s.python.string(), .imports = {"myext"}, .recorded = false}).path();
+    fs::current_path(cwd);
+    return read_input_file(path);
+  };
+  CHECK(export_in(a).find("extaa::foo") != std::string::npos);
+  CHECK(export_in(b).find("extbb::bar") != std::string::npos);  // not a/'s cached export
+  CHECK(export_in(a).find("extaa::foo") != std::string::npos);  // a/'s own entry, still cached
+  std::ofstream(a / "myext.py") << "NAME = 'extaa::changed'\n";
+  fs::last_write_time(a / "myext.py", fs::last_write_time(a / "myext.py") + std::chrono::seconds(5));
+  CHECK(export_in(a).find("extaa::changed") != std::string::npos);  // the module's file changed
+  s.started();
+  CHECK(export_in(a).find("extaa::changed") != std::string::npos);
+  CHECK(s.started().empty());  // and is cached again: no interpreter started
 }
