@@ -120,8 +120,8 @@ class ProfileReader {
         e.fail(at + "/value", "expected " + std::to_string(v) + ": enum entries list every value in order");
       spec_.enum_names.push_back(keep(*e.string("name", true)));
       std::vector<std::string_view> members;
-      auto list = e.strings("python_members", false);
-      for (auto& m : list.value_or(std::vector<std::string>{})) members.push_back(keep(std::move(m)));
+      auto member_names = e.strings("python_members", false);
+      for (auto& m : member_names.value_or(std::vector<std::string>{})) members.push_back(keep(std::move(m)));
       spec_.python_members.push_back(std::move(members));
     }
     if (spec_.enum_names.empty() || spec_.enum_names[0] != "Undefined")

@@ -50,7 +50,9 @@ SourceSpec parse_source_spec(std::string_view text) {
       {"torchgen:", SourceSpec::Kind::Torchgen, true},
       {"python:", SourceSpec::Kind::Python, true},
   };
-  SourceSpec spec{SourceSpec::Kind::File, std::string(text), std::string(text)};
+  SourceSpec spec;  // a file unless a prefix says otherwise
+  spec.text = std::string(text);
+  spec.argument = std::string(text);
   if (text == "python" || text.substr(0, 7) == "python?") {
     spec.kind = SourceSpec::Kind::Python;
     spec.argument = std::string(text.substr(6));

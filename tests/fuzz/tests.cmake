@@ -5,6 +5,7 @@ foreach(target manifest torch_dump op_select torchgen_yaml torchgen_rules schema
   add_executable(fuzz_replay_${target} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${target}.cpp
                                        ${CMAKE_CURRENT_LIST_DIR}/replay_main.cpp)
   target_link_libraries(fuzz_replay_${target} PRIVATE dispatchctl_lib)
+  target_compile_options(fuzz_replay_${target} PRIVATE ${DISPATCHCTL_WARNINGS})
   set(dirs ${CMAKE_CURRENT_LIST_DIR}/corpus/${target})
   if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/regressions/${target})
     list(APPEND dirs ${CMAKE_CURRENT_LIST_DIR}/regressions/${target})

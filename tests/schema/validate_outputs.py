@@ -64,18 +64,23 @@ CASES = [
     ("verify", ["verify", "-m", "builtin:2.14.1", "-m", str(fixtures / "verify_differs.json"), "--format", "json"], 1),
 ]
 
-store = {}
+# The schemas' $ids are their file names: relative to the folder they are
+# read from, so a $ref to common.schema.json resolves to the file next to it,
+# offline, as the README's `python3 -m jsonschema --base-uri file://…/schemas/`
+# does. No store of preloaded schemas: the resolver reads the files.
+schemas = {}
 for path in sorted(schemas_dir.glob("*.schema.json")):
     schema = json.loads(path.read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
-    store[schema["$id"]] = schema
-base_id = "https://dispatchctl.dev/schemas/"
-output_schemas = {p.name[: -len(".schema.json")] for p in schemas_dir.glob("*.schema.json")} - {"common", "manifest"}
+    assert schema["$id"] == path.name, f"{path.name}: $id {schema['$id']!r}, expected its file name"
+    schemas[path.name[: -len(".schema.json")]] = schema
+base_uri = schemas_dir.resolve().as_uri() + "/"
+output_schemas = set(schemas) - {"common", "manifest"}
 
 
 def validator(name):
-    schema = store[base_id + name + ".schema.json"]
-    return jsonschema.Draft202012Validator(schema, resolver=jsonschema.RefResolver.from_schema(schema, store=store))
+    schema = schemas[name]
+    return jsonschema.Draft202012Validator(schema, resolver=jsonschema.RefResolver(base_uri, schema))
 
 
 def errors_of(name, doc):
@@ -148,6 +153,23 @@ for name, label, doc in outputs:
         if path and not errors_of(name, mutated(doc, path, wrong_type)):
             failures.append(f"{label}: schema accepts a value of the wrong type at {where}")
         mutations += 2
+
+# The README's recipe: the stock validator's command line, $refs resolved from
+# schemas/ (a file: base URI), no network. A real output passes; the same
+# output with a torch_version that breaks common.schema.json's pattern (a
+# $ref into the other file) fails.
+import tempfile  # noqa: E402
+
+for name, label, doc in outputs[:1]:
+    with tempfile.TemporaryDirectory() as tmp:
+        for suffix, instance, want_ok in (("good", doc, True), ("bad", dict(doc, torch_version="not a version"), False)):
+            path = pathlib.Path(tmp) / f"{suffix}.json"
+            path.write_text(json.dumps(instance))
+            cli = subprocess.run([sys.executable, "-m", "jsonschema", "--base-uri", base_uri, "-i", str(path),
+                                  str(schemas_dir / f"{name}.schema.json")], capture_output=True, text=True, timeout=60)
+            if (cli.returncode == 0) != want_ok:
+                failures.append(f"python3 -m jsonschema --base-uri … ({suffix} {label}): exit {cli.returncode}: "
+                                f"{(cli.stderr or cli.stdout).strip()[:300]}")
 
 print(f"validated {len(outputs)} real outputs against {len(used)} schemas; {mutations} mutations refused")
 for f in failures:
