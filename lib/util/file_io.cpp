@@ -145,7 +145,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   struct stat existing {};
   const bool exists = ::stat(path.c_str(), &existing) == 0;
   if (exists && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) return write_in_place(path, content);
-  if (exists && S_ISDIR(existing.st_mode)) throw InputError(path + ": is a folder; give a file name");
+  if (exists && S_ISDIR(existing.st_mode)) throw InputError(path + ": cannot write: it is a folder; give a file name");
   std::string temp = path + ".tmp-XXXXXX";
   const int fd = mkstemp(temp.data());
   if (fd < 0) throw InputError(path + ": cannot write: " + errno_text());
@@ -164,7 +164,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
 void require_writable_output(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw InputError(path + ": is a folder; give a file name");
+    if (S_ISDIR(st.st_mode)) throw InputError(path + ": cannot write: it is a folder; give a file name");
     if (::access(path.c_str(), W_OK) != 0) throw InputError(path + ": cannot write: " + errno_text());
     if (!S_ISREG(st.st_mode)) return;  // a device or a pipe: written in place
   }

@@ -21,6 +21,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// An export request as -m python makes it (no recorded dumps).
+PythonExport lean_export(const std::string& interpreter, std::vector<std::string> imports = {}) {
+  PythonExport request;
+  request.interpreter = interpreter;
+  request.imports = std::move(imports);
+  request.recorded = false;
+  return request;
+}
+
 struct StandIn {
   fs::path dir = fs::temp_directory_path() / ("python-cache-test-" + std::to_string(::getpid()));
   fs::path python = dir / "python";
@@ -58,7 +67,7 @@ struct StandIn {
     fs::remove(log);
     return out;
   }
-  std::string export_now() { return cached_python_export({.interpreter = python.string(), .recorded = false}).path(); }
+  std::string export_now() { return cached_python_export(lean_export(python.string())).path(); }
 };
 
 }  // namespace
@@ -126,7 +135,7 @@ TEST_CASE("python cache: an unusable cache runs the export uncached, in a folder
     const ScopedEnv home("HOME", "/proc/dispatchctl-no-home");
     std::string path;
     {
-      const ExportedManifest exported = cached_python_export({.interpreter = s.python.string(), .recorded = false});
+      const ExportedManifest exported = cached_python_export(lean_export(s.python.string()));
       CHECK_FALSE(exported.cached());
       path = exported.path();
       CHECK(read_input_file(path).find("\"torch_version\": \"2.14.1\"") != std::string::npos);
@@ -137,7 +146,7 @@ TEST_CASE("python cache: an unusable cache runs the export uncached, in a folder
   // No cache and no temporary folder either: one error, no abort.
   const ScopedEnv cache("XDG_CACHE_HOME", "/dev/full");
   const ScopedEnv temp("TMPDIR", "/dev/full");
-  CHECK_THROWS_WITH_AS(cached_python_export({.interpreter = s.python.string(), .recorded = false}),
+  CHECK_THROWS_WITH_AS(cached_python_export(lean_export(s.python.string())),
                        doctest::Contains("set XDG_CACHE_HOME or TMPDIR to a writable folder"), InputError);
 }
 
@@ -164,7 +173,7 @@ TEST_CASE("python cache: ?import= modules are keyed by the folder they are found
   auto export_in = [&](const fs::path& folder) {
     fs::current_path(folder);
     const std::string path =
-        cached_python_export({.interpreter = s.python.string(), .imports = {"myext"}, .recorded = false}).path();
+        cached_python_export(lean_export(s.python.string(), {"myext"})).path();
     fs::current_path(cwd);
     return read_input_file(path);
   };
