@@ -1,4 +1,5 @@
 #include "check/lint.h"
+#include "util/suggest.h"
 
 #include <algorithm>
 
@@ -40,14 +41,21 @@ bool is_silent_override_key(const Catalogue& cat, Key k) {
 
 void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
   const Catalogue& cat = registry.catalogue();
+  // A typo'd name ('aten::convoluton_overrideable') is the likeliest cause:
+  // suggest the defined operator it is closest to (issue 24 item 9).
+  std::vector<std::string_view> defined;
+  for (const auto& op : registry.operators())
+    if (op.schema) defined.push_back(op.name);
   for (const auto& op : registry.operators()) {
     if (op.schema || op.registrations.empty() || !scope.contains(op)) continue;
     std::vector<Key> keys;
     for (const auto& kk : op.by_key()) keys.push_back(kk.key);
+    const std::optional<std::string> typo_of = closest_match(op.name, defined);
     out.push_back(make("dangling-impl", op, op.registrations.front().origin,
                        op.name + " has kernels (" + key_names(cat, keys) +
-                           ") but no manifest defines its schema: a dangling impl that cannot be "
-                           "called; add \"schema\" or load the manifest that defines it"));
+                           ") but no manifest defines its schema: a dangling impl that cannot be called; " +
+                           (typo_of ? "did you mean " + *typo_of + "? Else add" : std::string("add")) +
+                           " \"schema\" or load the manifest that defines it"));
   }
 }
 
