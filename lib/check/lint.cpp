@@ -1,4 +1,5 @@
 #include "check/lint.h"
+#include "builtin/builtin.h"
 #include "util/suggest.h"
 
 #include <algorithm>
@@ -30,6 +31,17 @@ std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
 const Origin& operator_origin(const Operator& op) {
   if (op.schema) return op.schema->origin;
   return op.registrations.front().origin;
+}
+
+// Where the user's files touch an operator: its schema when they define it,
+// else their first registration. A finding about aten::add then points at
+// npu.json:5, not into the built-in registry (builtin:1.13.1:22349).
+const Origin& user_origin(const Operator& op) {
+  auto built_in = [](const Origin& o) { return o.file().rfind(k_builtin_prefix, 0) == 0; };
+  if (op.schema && !built_in(op.schema->origin)) return op.schema->origin;
+  for (const auto& kernel : op.registrations)
+    if (!built_in(kernel.origin)) return kernel.origin;
+  return operator_origin(op);
 }
 
 bool is_silent_override_key(const Catalogue& cat, Key k) {
@@ -202,7 +214,7 @@ void lint_required_keys(const Registry& registry, const LintScope& scope, std::v
               std::string(row.debug()) + ") runs there";
       else if (row.rule == Rule::AmbiguousAutogradOther) why = "the row is ambiguous: a call there raises";
       else continue;
-      Finding f = make("required-key", *op, operator_origin(*op),
+      Finding f = make("required-key", *op, user_origin(*op),
                        op->name + " has no kernel for required key " + cat.name(k) + "; " + why);
       f.key = cat.name(k);
       out.push_back(std::move(f));

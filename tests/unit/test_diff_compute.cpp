@@ -155,7 +155,7 @@ bool same_real_row(const std::string& a, const std::string& b) {
 }
 
 bool fallback_or_absent(const std::string& line) {
-  return line.empty() || line.size() >= 18 && line.compare(line.size() - 18, 18, "[backend fallback]") == 0;
+  return line.empty() || (line.size() >= 18 && line.compare(line.size() - 18, 18, "[backend fallback]") == 0);
 }
 
 struct ReleaseDiff {

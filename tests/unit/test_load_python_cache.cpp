@@ -56,7 +56,11 @@ struct StandIn {
     fs::remove(log);
     return out;
   }
-  std::string export_now() { return cached_python_export({.interpreter = python.string()}); }
+  std::string export_now() {
+    PythonExport request;
+    request.interpreter = python.string();
+    return cached_python_export(request);
+  }
 };
 
 }  // namespace
