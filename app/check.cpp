@@ -40,7 +40,7 @@ struct CheckCommand {
     options.include_base = options.include_base || include_base;
     CheckResult result = run_check(sources, options);
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
-    else if (format == "sarif") write_stdout(findings_sarif(result, "0.1.0").dump(2) + "\n");
+    else if (format == "sarif") write_stdout(findings_sarif(result, DISPATCHCTL_VERSION).dump(2) + "\n");
     else if (format == "github") write_stdout(findings_github(result));
     else write_stdout(findings_text(result, output_width()));
     keep_until_exit(std::move(result.registry));
@@ -70,7 +70,7 @@ void setup_check(CLI::App& app, int& exit_code) {
   sub->add_flag("--list-checks", command->list_checks, "List the rules with their default severity");
   sub->footer(
       "Scope: with manifest files, only the operators they touch are checked (a backend's\n"
-      "manifest on top of builtin:2.14.1 is linted, not PyTorch), even when one fails to\n"
+      "manifest on top of " + newest_builtin() + " is linted, not PyTorch), even when one fails to\n"
       "load; --include-base or builtins only: all (no-autograd-kernel reports PyTorch's own\n"
       "operators only with --include-base). A load error is listed first and is always an\n"
       "error. Findings point at the registration's file:line:col. Exit status:\n"
@@ -80,8 +80,8 @@ void setup_check(CLI::App& app, int& exit_code) {
       "  \"warnings_as_errors\": false, \"include_base\": false}   (severities: off, note, warning, error)\n\n"
       "Examples:\n"
       "  dispatchctl check my_ops.json\n"
-      "  dispatchctl check builtin:2.14.1 my_backend.json --require AutogradPrivateUse1 --op 'aten::*'\n"
-      "  dispatchctl check builtin:2.14.1 my_ops.json --require Autograd --require Meta\n"
+      "  dispatchctl check " + newest_builtin() + " my_backend.json --require AutogradPrivateUse1 --op 'aten::*'\n"
+      "  dispatchctl check " + newest_builtin() + " my_ops.json --require Autograd --require Meta\n"
       "  dispatchctl check my_ops.json --format sarif > dispatchctl.sarif\n"
       "  dispatchctl check --list-checks");
   sub->callback([command, &exit_code] { exit_code = command->run(); });

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 
 #include "builtin/builtin.h"
 #include "load/load_registry.h"
+#include "load/source_spec.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/log.h"
@@ -66,7 +68,14 @@ void add_logging_options(CLI::App& app, LoggingOptions& options) {
   app.fallthrough();
 }
 
+namespace {
+bool g_quiet = false;
+}  // namespace
+
+bool quiet_requested() { return g_quiet; }
+
 void setup_logging(const LoggingOptions& options) {
+  g_quiet = options.quiet;
   auto& logger = stderr_logger();
   const LogLevel least = options.verbose ? LogLevel::verbose : options.quiet ? LogLevel::warning : LogLevel::note;
   logger->set_level(options.verbose ? spdlog::level::debug
@@ -111,9 +120,19 @@ void add_registry_options(CLI::App* command, RegistryOptions& options) {
                       "manifest that defines no aten:: operator is layered over its release's "
                       "built-in registry. Default: " + std::string(k_default_registry))
       ->type_name("FILE");
+  using Layering = LoadRequest::Layering;
+  command
+      ->add_option("--layer", options.layering,
+                   "Whether a first manifest goes over its release's built-in registry: auto (unless it is a "
+                   "whole registry: it defines aten:: operators or PyTorch's fallbacks; a note says which), "
+                   "builtin (always), bare (never)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, Layering>{{"auto", Layering::Auto}, {"builtin", Layering::Builtin}, {"bare", Layering::Bare}},
+          CLI::ignore_case))
+      ->type_name("auto|builtin|bare");
   command->add_flag_callback(
-      "--bare", [&options] { options.bare = true; },
-      "Load -m files as they are: do not layer a partial manifest over its release's registry");
+      "--bare", [&options] { options.layering = Layering::Bare; },
+      "Same as --layer bare: load -m files as they are");
 }
 
 std::unique_ptr<Registry> open_registry(const RegistryOptions& options) { return load_registry(options.request()); }
@@ -250,6 +269,19 @@ std::string parse_error_text(const CLI::App& app, int argc, char** argv, const s
     if (std::string hint = did_you_mean(word, names); !hint.empty()) return what + hint;
   }
   return what;
+}
+
+BuildBackends build_of(const Registry& registry) {
+  BuildBackends build = build_backends(registry);
+  for (const std::string& source : registry.sources)
+    if (parse_source_spec(source).kind == SourceSpec::Kind::Python) build.exported_from_python = true;
+  return build;
+}
+
+std::string newest_builtin() { return std::string(k_default_registry); }
+
+std::string oldest_builtin() {
+  return std::string(k_builtin_prefix) + std::string(builtin_registries().back().version);
 }
 
 }  // namespace dispatchctl::cli

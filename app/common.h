@@ -8,14 +8,15 @@
 #include <vector>
 
 #include "load/load_registry.h"
+#include "query/predicates.h"
 #include "registry/registry.h"
 
 namespace dispatchctl::cli {
 
 struct RegistryOptions {
   std::vector<std::string> manifests;
-  bool bare = false;
-  LoadRequest request() const { return LoadRequest{manifests, bare}; }
+  LoadRequest::Layering layering = LoadRequest::Layering::Auto;  // --layer, --bare
+  LoadRequest request() const { return LoadRequest{manifests, layering}; }
 };
 
 // -m/--manifest FILE|builtin:VERSION|python[:P], repeatable; --bare.
@@ -27,6 +28,16 @@ std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
 // by one cost 2% of a whole-registry `show` (issue 14). It stays reachable,
 // so leak checkers do not report it.
 void keep_until_exit(std::unique_ptr<Registry> registry);
+
+// build_backends(registry), knowing whether a source was -m python (the
+// CPU-only note then speaks of the exported PyTorch).
+BuildBackends build_of(const Registry& registry);
+
+// The newest and the oldest built-in registry by name ("builtin:2.14.1",
+// "builtin:1.13.1"): help examples are written with these, so they follow
+// the built-in list (lib/builtin/data) with no code change.
+std::string newest_builtin();
+std::string oldest_builtin();
 
 // Colour only on a terminal and never with NO_COLOR (https://no-color.org).
 bool stdout_is_color_terminal();
@@ -62,6 +73,9 @@ void add_logging_options(CLI::App& app, LoggingOptions& options);
 // "dispatchctl: warning: ...", "dispatchctl: note: ...", "dispatchctl: error: ...";
 // -v adds "dispatchctl: verbose: ..." lines (what was loaded, phase timings).
 void setup_logging(const LoggingOptions& options);
+// Whether -q was given (before or after the subcommand): has-kernel then
+// answers with its exit status only.
+bool quiet_requested();
 void log_error(std::string_view message);
 // With -v: milliseconds spent loading, computing tables, and the rest.
 void log_phase_timings(double total_ms);

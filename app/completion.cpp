@@ -16,23 +16,42 @@ namespace dispatchctl::cli {
 
 namespace {
 
-// What option values and positionals are, by name; anything else with a
-// value is free text (or a choice, read from its IsMember check).
-constexpr std::pair<std::string_view, ValueKind> k_value_kinds[] = {
-    {"--key", ValueKind::Key},          {"--require", ValueKind::Key},     {"--registered-at", ValueKind::Key},
-    {"--without", ValueKind::Key},      {"--tls-include", ValueKind::Key}, {"--tls-exclude", ValueKind::Key},
-    {"--alias", ValueKind::Key},        {"--op", ValueKind::Operator},     {"OP", ValueKind::Operator},
-    {"--manifest", ValueKind::Source},  {"--old", ValueKind::Source},      {"--new", ValueKind::Source},
-    {"OLD_NEW", ValueKind::Source},     {"MANIFEST", ValueKind::Source},   {"--output", ValueKind::File},
-    {"--config", ValueKind::File},      {"--fallbacks", ValueKind::File},  {"STATE_FILE", ValueKind::File},
-    {"--torch-version", ValueKind::Version},
+// What option values and positionals are, by command ("" for any) and
+// name; anything else with a value is free text (or a choice, read from its
+// IsMember check). A key option names the keys the command accepts, so TAB
+// offers none it then rejects (explain --key takes no functionality key).
+struct ValueKindOf {
+  std::string_view command, name;
+  ValueKind kind;
+};
+constexpr ValueKindOf k_value_kinds[] = {
+    {"explain", "--key", ValueKind::RuntimeOrAliasKey}, {"report", "--key", ValueKind::RuntimeKey},
+    {"", "--key", ValueKind::Key},                      {"", "--require", ValueKind::RuntimeOrAliasKey},
+    {"", "--registered-at", ValueKind::Key},            {"", "--without", ValueKind::Key},
+    {"", "--tls-include", ValueKind::NotAliasKey},      {"", "--tls-exclude", ValueKind::NotAliasKey},
+    {"", "--alias", ValueKind::AliasKey},               {"", "--tensor", ValueKind::Tensor},
+    {"", "--op", ValueKind::Operator},                  {"", "OP", ValueKind::Operator},
+    {"", "--manifest", ValueKind::Source},              {"", "--old", ValueKind::Source},
+    {"", "--new", ValueKind::Source},                   {"", "OLD_NEW", ValueKind::Source},
+    {"", "MANIFEST", ValueKind::Source},                {"", "--output", ValueKind::File},
+    {"", "--config", ValueKind::File},                  {"", "--fallbacks", ValueKind::File},
+    {"", "STATE_FILE", ValueKind::File},                {"", "--torch-version", ValueKind::Version},
 };
 
-ValueKind kind_by_name(const std::string& name) {
-  for (const auto& [n, kind] : k_value_kinds)
-    if (n == name) return kind;
+ValueKind kind_by_name(const std::string& command, const std::string& name) {
+  for (const auto& k : k_value_kinds)
+    if (k.name == name && (k.command.empty() || k.command == command)) return k.kind;
   return ValueKind::Text;
 }
+
+// `__complete WHAT`: the words the scripts pass (render/completion_script.h names_word).
+constexpr std::pair<std::string_view, KeyClass> k_key_classes[] = {
+    {"keys", KeyClass::Any},
+    {"runtime-keys", KeyClass::Runtime},
+    {"runtime-or-alias-keys", KeyClass::RuntimeOrAlias},
+    {"alias-keys", KeyClass::Alias},
+    {"not-alias-keys", KeyClass::NotAlias},
+};
 
 // IsMember's description is "{a,b,c}".
 std::vector<std::string> choices_of(CLI::Option* opt) {
@@ -55,9 +74,10 @@ std::vector<std::string> choices_of(CLI::Option* opt) {
   }
 }
 
-ValueKind value_kind(CLI::Option* opt, const std::string& name, std::vector<std::string>& choices) {
+ValueKind value_kind(CLI::Option* opt, const std::string& command, const std::string& name,
+                     std::vector<std::string>& choices) {
   choices = choices_of(opt);
-  return choices.empty() ? kind_by_name(name) : ValueKind::Choice;
+  return choices.empty() ? kind_by_name(command, name) : ValueKind::Choice;
 }
 
 bool visible(const CLI::App* sub) { return !sub->get_group().empty(); }
@@ -68,7 +88,7 @@ void describe(CLI::App& app, const std::string& path, CompletionSpec& spec) {
   command.help = app.get_description();
   for (CLI::Option* opt : app.get_options([](CLI::Option*) { return true; })) {
     if (opt->get_positional() && !opt->nonpositional()) {
-      command.positional = value_kind(opt, opt->get_name(true), command.positional_choices);
+      command.positional = value_kind(opt, path, opt->get_name(true), command.positional_choices);
       continue;
     }
     CompletionOption option;
@@ -76,7 +96,8 @@ void describe(CLI::App& app, const std::string& path, CompletionSpec& spec) {
     for (const auto& l : opt->get_lnames()) option.names.push_back("--" + l);
     option.help = opt->get_description();
     if (opt->get_expected_max() > 0 && opt->get_type_size_max() > 0)  // flags expect 0 values
-      option.value = value_kind(opt, opt->get_lnames().empty() ? "" : "--" + opt->get_lnames().front(), option.choices);
+      option.value =
+          value_kind(opt, path, opt->get_lnames().empty() ? "" : "--" + opt->get_lnames().front(), option.choices);
     command.options.push_back(std::move(option));
   }
   auto subs = app.get_subcommands([](CLI::App* s) { return visible(s); });
@@ -90,6 +111,9 @@ CompletionSpec describe_cli(CLI::App& app) {
   spec.program = app.get_name();
   for (const auto& b : builtin_registries())
     spec.builtins.push_back(std::string(k_builtin_prefix) + std::string(b.version));
+  // -m's other forms (load/source_spec.h): the interpreter, imports and paths come after.
+  for (const char* form : {"python", "python:", "python?import=", "torchgen:", "torchgen-backend:"})
+    spec.builtins.push_back(form);
   spec.versions = builtin_releases().versions();
   describe(app, "", spec);
   return spec;
@@ -124,15 +148,20 @@ void setup_completion(CLI::App& app, int& exit_code) {
   auto request = std::make_shared<Request>();
   CLI::App* hidden = app.add_subcommand("__complete", "Names for shell completion: ops|keys PREFIX [-m ...]");
   hidden->group("");
-  hidden->add_option("WHAT", request->what)->required()->check(CLI::IsMember({"ops", "keys"}));
+  std::vector<std::string> whats{"ops", "tensors"};
+  for (const auto& [word, accepted] : k_key_classes) whats.emplace_back(word);
+  hidden->add_option("WHAT", request->what)->required()->check(CLI::IsMember(whats));
   hidden->add_option("PREFIX", request->prefix);
   add_registry_options(hidden, request->registry);
   hidden->callback([request, &exit_code] {
     // A completion never prints errors: a half-typed -m file just completes nothing.
     try {
       const auto& sources = request->registry.manifests;
-      const auto names = request->what == "ops" ? complete_operator_names(sources, request->prefix)
-                                                : complete_key_names(sources, request->prefix);
+      std::vector<std::string> names;
+      if (request->what == "ops") names = complete_operator_names(sources, request->prefix);
+      else if (request->what == "tensors") names = complete_tensor_forms(sources, request->prefix);
+      for (const auto& [word, accepted] : k_key_classes)
+        if (request->what == word) names = complete_key_names(sources, request->prefix, accepted);
       std::string out;
       for (const auto& n : names) out += n + "\n";
       write_stdout(out);

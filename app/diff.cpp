@@ -80,9 +80,9 @@ void setup_diff(CLI::App& app, int& exit_code) {
       "'dispatchctl report' showing only the changed cells, before -> after (for reviewing a PR).\n"
       "Exit status: 0 equal, 1 different, 2 bad input.\n\n"
       "Examples:\n"
-      "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --summary\n"
-      "  dispatchctl diff builtin:1.13.1 builtin:2.14.1 --op aten::nonzero --key Meta\n"
-      "  dispatchctl diff --old builtin:2.14.1 --new builtin:2.14.1 --new my_backend.json\n"
+      "  dispatchctl diff " + oldest_builtin() + " " + newest_builtin() + " --summary\n"
+      "  dispatchctl diff " + oldest_builtin() + " " + newest_builtin() + " --op aten::nonzero --key Meta\n"
+      "  dispatchctl diff --old " + newest_builtin() + " --new " + newest_builtin() + " --new my_backend.json\n"
       "  dispatchctl diff base.json head.json --key AutogradCPU --format json\n"
       "  dispatchctl diff base.json head.json --format html > changes.html");
   sub->callback([command, &exit_code] { exit_code = command->run(); });

@@ -1,6 +1,7 @@
 // dispatchctl explain [OP] --key K: why a row holds the kernel it holds
 // (or none), and how a key fares across the registry.
 #include "common.h"
+#include "builtin/builtin_catalogues.h"
 #include "explain/key_report.h"
 #include "load/selection.h"
 #include "registry/op_select.h"
@@ -29,7 +30,7 @@ struct ExplainCommand {
 
   int run_operators() const {
     auto [reg, selected] = load_and_select(registry.request(), ops);
-    const Key k = require_key(reg->catalogue(), key, "--key");
+    const Key k = require_key(reg->catalogue(), key, "--key", &builtin_releases());
     std::string out;
     if (format == "json") {
       std::vector<OperatorKeyExplanation> explanations;
@@ -49,7 +50,7 @@ struct ExplainCommand {
   int run_key() const {
     auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.request(), op_filter).registry;
     const Catalogue& cat = reg->catalogue();
-    const Key k = require_key(cat, key, "--key");
+    const Key k = require_key(cat, key, "--key", &builtin_releases());
     const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);
     KeyReportOptions options;
     options.limit = limit;
@@ -84,10 +85,10 @@ void setup_explain(CLI::App& app, int& exit_code) {
       "  dispatchctl explain aten::add.Tensor --key AutogradCPU\n"
       "  dispatchctl explain aten::linear --key Meta\n"
       "  dispatchctl explain aten::linear --key CompositeImplicitAutograd\n"
-      "  dispatchctl explain my::op --key AutogradOther -m builtin:2.14.1 -m my_backend.json\n"
+      "  dispatchctl explain my::op --key AutogradOther -m " + newest_builtin() + " -m my_backend.json\n"
       "  dispatchctl explain --key Meta\n"
       "  dispatchctl explain --key Meta --op 'aten::*' --list fallback --limit 20\n"
-      "  dispatchctl explain --key AutogradCPU --list 'math kernel' -m builtin:1.13.1\n"
+      "  dispatchctl explain --key AutogradCPU --list 'math kernel' -m " + oldest_builtin() + "\n"
       "  dispatchctl explain aten::add.Tensor --key CPU --format json");
   sub->add_option("OP", command->ops, "Operator: full name, bare name (all overloads) or glob; omit for the whole registry");
   sub->add_option("-k,--key", command->key, "Dispatch key: runtime key, alias key or building block")->required();

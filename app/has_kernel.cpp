@@ -2,12 +2,14 @@
 // _dispatch_has_kernel_for_dispatch_key and
 // _dispatch_has_computed_kernel_for_dispatch_key (docs/dispatch-semantics.md §7).
 #include "common.h"
+#include "builtin/builtin_catalogues.h"
 #include "load/selection.h"
 #include "query/has_kernel.h"
 #include "registry/key_lookup.h"
 #include "registry/op_select.h"
 #include "render/has_kernel_render.h"
 #include "util/errors.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -20,7 +22,6 @@ struct HasKernelCommand {
   bool computed = false;
   bool works = false;
   bool json = false;
-  bool quiet = false;
 
   int run() const {
     if (computed && works) throw InputError("--computed and --works ask different questions; use one");
@@ -32,15 +33,19 @@ struct HasKernelCommand {
       throw InputError("'" + op_name + "' names " + std::to_string(selected.size()) +
                        " operators; has-kernel answers for one, e.g. '" + selected.front()->name + "'");
     const Operator& op = *selected.front();
-    const Key k = require_key(cat, key, "--key");
+    const Key k = require_key(cat, key, "--key", &builtin_releases());
     const HasKernelQuestion question = computed ? HasKernelQuestion::Computed
                                        : works  ? HasKernelQuestion::Works
                                                 : HasKernelQuestion::Registered;
-    const HasKernelResult result = answer_has_kernel(*reg, op, k, question);
-    if (!quiet)
-      write_stdout(json || format == "json"
-                       ? has_kernel_json(*reg, result).dump(2) + "\n"
-                       : std::string(answer_word(result.answer)) + ": " + has_kernel_text(cat, result) + "\n");
+    const HasKernelResult result = answer_has_kernel(*reg, op, k, question, build_of(*reg));
+    // -q, before or after the command: the exit status is the answer.
+    if (quiet_requested()) return exit_status(result.answer);
+    if (json || format == "json") {
+      write_stdout(has_kernel_json(*reg, result).dump(2) + "\n");
+    } else {
+      write_stdout(std::string(answer_word(result.answer)) + ": " + has_kernel_text(cat, result) + "\n");
+      if (!result.build_note.empty()) log_note("{}", result.build_note);  // notes go to stderr
+    }
     return exit_status(result.answer);
   }
 };
@@ -64,19 +69,18 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
       "cannot tell; unknown exits 1, so a script never reads it as yes.\n"
       "A key of a backend the registry has no kernels for (CUDA on the built-in CPU-only builds)\n"
       "gets a note: the answer is a CPU-only PyTorch's; export your CUDA build for CUDA answers.\n"
-      "Exit status: 0 yes, 1 no or unknown, 2 error. The answer is printed too (-q: only the exit\n"
-      "status; --json / --format json: {operator, key, question, answer, text, ...}).\n"
+      "Exit status: 0 yes, 1 no or unknown, 2 error. The answer is printed too (-q, before or after\n"
+      "the command: only the exit status; --json / --format json: {operator, key, question, answer, text, ...}).\n"
       "\nExamples:\n"
       "  dispatchctl has-kernel aten::add.Tensor --key CPU\n"
       "  dispatchctl has-kernel aten::linear --key Meta --computed\n"
       "  dispatchctl has-kernel aten::nonzero --key Meta --works --json    # unknown: a python kernel\n"
-      "  dispatchctl has-kernel aten::add.Tensor --key CompositeExplicitAutograd -m builtin:1.13.1\n"
+      "  dispatchctl has-kernel aten::add.Tensor --key CompositeExplicitAutograd -m " + oldest_builtin() + "\n"
       "  dispatchctl has-kernel -q my::op --key Meta -m my_backend.json && echo registered");
   sub->add_option("OP", command->op_name, "Operator, full name (aten::add.Tensor)")->required();
   sub->add_option("-k,--key", command->key, "Dispatch key")->required();
   sub->add_flag("--computed", command->computed, "Ask about the computed row instead of a registration");
   sub->add_flag("--works", command->works, "Does K's row run a kernel that returns (yes/no/unknown)");
-  sub->add_flag("-q,--quiet", command->quiet, "Print nothing; answer with the exit status only");
   sub->add_flag("--json", command->json, "JSON output (same as --format json)");
   add_format_option(sub, command->format, {"text", "json"});
   add_registry_options(sub, command->registry);

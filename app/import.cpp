@@ -66,7 +66,7 @@ void setup_import_torchgen(CLI::App* import, int& exit_code) {
       "(layer it with -m builtin:VERSION -m torchgen:PATH for full tables).\n"
       "Examples:\n"
       "  dispatchctl import torchgen ~/pytorch -o predicted.json\n"
-      "  dispatchctl import torchgen native_functions.yaml.gz -m builtin:1.13.1 -o old.json\n"
+      "  dispatchctl import torchgen native_functions.yaml.gz -m " + oldest_builtin() + " -o old.json\n"
       "  dispatchctl import torchgen ~/pytorch --build-backends CPU,CUDA -o cuda_build.json");
   sub->add_option("PATH", command->path, "PyTorch checkout, YAML folder or native_functions.yaml")->required();
   add_registry_options(sub, command->base);

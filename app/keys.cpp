@@ -2,6 +2,7 @@
 #include "builtin/builtin.h"
 #include "builtin/builtin_catalogues.h"
 #include "common.h"
+#include "keys/profile.h"
 #include "registry/key_lookup.h"
 #include "render/keys_render.h"
 #include "render/json_document.h"
@@ -33,14 +34,20 @@ struct KeysCommand {
                        builtin_releases().versions_text());
     }
     if (!alias.empty()) {
-      const Key k = require_key(*cat, alias, "--alias");
+      const Key k = require_key(*cat, alias, "--alias", &builtin_releases());
       if (!cat->is_alias(k))
         throw InputError("--alias " + alias + ": not an alias key; alias keys are Autograd, "
                          "CompositeImplicitAutograd, CompositeExplicitAutograd, … (see 'dispatchctl keys')");
       write_stdout(json ? json_document(alias_json(*cat, k)).dump(2) + "\n" : alias_text(*cat, k));
       return 0;
     }
-    write_stdout(json ? catalogue_json(*cat).dump(2) + "\n" : catalogue_text(*cat, output_width()));
+    // The full release, as show and the other commands say it: the loaded
+    // registry's, else the built-in registry's of that release.
+    const BuiltinRegistry* builtin = find_builtin(std::string(cat->version()));
+    const std::string torch_version = loaded    ? loaded->torch_version()
+                                      : builtin ? std::string(builtin->version)
+                                                : std::string(cat->version());
+    write_stdout(json ? catalogue_json(*cat, torch_version).dump(2) + "\n" : catalogue_text(*cat, output_width()));
     return 0;
   }
 };
@@ -55,7 +62,7 @@ void setup_keys(CLI::App& app, int& exit_code) {
       "the autogradother backends and the backend set of each autograd key.\n\n"
       "Examples:\n"
       "  dispatchctl keys\n"
-      "  dispatchctl keys --torch-version 1.13 --json\n"
+      "  dispatchctl keys --torch-version " + major_minor(builtin_registries().back().version) + " --json\n"
       "  dispatchctl keys -m mine.json        (the release an export was made from)\n"
       "  dispatchctl keys --alias CompositeExplicitAutogradNonFunctional");
   add_registry_options(sub, command->registry);

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  dispatchctl show aten::add\n"
       "  dispatchctl show aten::add.Tensor --format torch-table\n"
-      "  dispatchctl show 'aten::add*' -m builtin:2.14.1 -m my_backend.json\n"
+      "  dispatchctl show 'aten::add*' -m " + cli::newest_builtin() + " -m my_backend.json\n"
       "  dispatchctl show aten::add -m python\n"
       "  dispatchctl keys --alias CompositeExplicitAutograd",
       "dispatchctl"};
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   cli::add_logging_options(app, logging);
   // Runs after parsing and before the subcommand's callback.
   app.parse_complete_callback([&logging] { cli::setup_logging(logging); });
-  app.set_version_flag("--version", "dispatchctl 0.1.0");
+  app.set_version_flag("--version", "dispatchctl " DISPATCHCTL_VERSION);
   int exit_code = 0;
   setup_commands(app, exit_code, command_named(app, argc, argv));
   try {

@@ -1,5 +1,6 @@
 // dispatchctl query: operators selected by AND-combined predicates.
 #include "common.h"
+#include "builtin/builtin_catalogues.h"
 #include "load/selection.h"
 #include "query/predicates.h"
 #include "registry/key_lookup.h"
@@ -21,15 +22,16 @@ struct QueryCommand {
     auto reg = ops.empty() ? open_registry(registry) : load_and_select(registry.request(), ops).registry;
     const Catalogue& cat = reg->catalogue();
     Query q;
-    if (!key.empty()) q.key = require_key(cat, key, "--key");
+    if (!key.empty()) q.key = require_key(cat, key, "--key", &builtin_releases());
     q.registered = registered;
     q.computed = computed;
     q.works = works;
     q.fails = fails;
     q.unknown = unknown;
     for (const auto& t : tags) q.tags.push_back(require_tag(t));
-    for (const auto& k : registered_at) q.registered_at.push_back(require_key(cat, k, "--registered-at"));
-    for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without"));
+    for (const auto& k : registered_at)
+      q.registered_at.push_back(require_key(cat, k, "--registered-at", &builtin_releases()));
+    for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without", &builtin_releases()));
     q.op_patterns = ops;
     const auto found = run_query(*reg, q);
     // --works leaves out Python kernels (unknown); say how many, so "no" is not read as "none".
@@ -76,7 +78,7 @@ void setup_query(CLI::App& app, int& exit_code) {
       "  dispatchctl query --key Meta --works --without Meta            # a Python meta kernel would be redundant\n"
       "  dispatchctl query --key Meta --unknown --op 'aten::*'          # rows that are python kernels\n"
       "  dispatchctl query --key AutogradOther --tag 'ambiguous autogradother'\n"
-      "  dispatchctl query --key Meta --registered --count -m builtin:1.13.1");
+      "  dispatchctl query --key Meta --registered --count -m " + oldest_builtin() + "");
   sub->add_option("-k,--key", command->key, "The key --registered/--computed/--tag/--works/--fails/--unknown read");
   sub->add_flag("--registered", command->registered, "A kernel registered at exactly --key");
   sub->add_flag("--computed", command->computed, "--key's computed row holds a kernel");

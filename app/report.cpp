@@ -41,7 +41,7 @@ void setup_report(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  dispatchctl report -o coverage.html\n"
       "  dispatchctl report --key Meta --key CPU -o meta_cpu.html\n"
-      "  dispatchctl report -m builtin:2.14.1 -m my_backend.json --key PrivateUse1 \\\n"
+      "  dispatchctl report -m " + newest_builtin() + " -m my_backend.json --key PrivateUse1 \\\n"
       "      --key AutogradPrivateUse1 --op 'aten::*' -o my_backend_coverage.html\n"
       "  dispatchctl report --key Meta --format json | jq '.keys[0].percent'");
   add_registry_options(sub, command->registry);

@@ -9,6 +9,7 @@
 #include "render/show_render.h"
 #include "table/torch_text.h"
 #include "render/json_document.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -20,7 +21,7 @@ namespace {
 // kept once, at its first appearance.
 class BuildNote {
  public:
-  explicit BuildNote(const Registry& reg) : build_(build_backends(reg)), seen_(reg.catalogue().key_count()) {}
+  explicit BuildNote(const Registry& reg) : build_(build_of(reg)), seen_(reg.catalogue().key_count()) {}
   bool possible() const { return !build_.not_compiled.empty(); }
   void add(const std::vector<Row>& rows) {
     if (!possible()) return;
@@ -83,14 +84,14 @@ struct ShowCommand {
       std::string out;  // one text or state block at a time
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text") {
-        // The note comes first but depends on every table: a pass of its own
-        // over the same TableComputer. Keeping the tables for the rendering
-        // instead would cost 14 MB for '*' (page faults cost more than the pass).
+        // The note (stderr, like every note; -q silences it) comes first but
+        // depends on every table: a pass of its own over the same
+        // TableComputer. Keeping the tables for the rendering instead would
+        // cost 14 MB for '*' (page faults cost more than the pass).
         BuildNote note(*reg);
-        if (note.possible())
+        if (note.possible() && log_enabled(LogLevel::note))
           for (const Operator* op : selected) note.add(computer.compute(*op));
-        if (const std::string text = note.text(cat); !text.empty())
-          chunks.append(wrap_words("note: " + text, 0, 2, options.width) + "\n");
+        if (const std::string text = note.text(cat); !text.empty()) log_note("{}", text);
       }
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;
@@ -138,8 +139,8 @@ void setup_show(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  dispatchctl show aten::add\n"
       "  dispatchctl show aten::add.Tensor --format torch-table\n"
-      "  dispatchctl show aten::linear --all-keys -m builtin:1.13.1\n"
-      "  dispatchctl show aten::mm -m builtin:2.14.1 -m examples/privateuse1_backend.json");
+      "  dispatchctl show aten::linear --all-keys -m " + oldest_builtin() + "\n"
+      "  dispatchctl show aten::mm -m " + newest_builtin() + " -m examples/privateuse1_backend.json");
   sub->add_option("OP", command->ops, "Operators: name, bare name or glob")->required();
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json", "torch-table", "torch-state"});

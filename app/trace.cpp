@@ -19,7 +19,7 @@ constexpr const char* k_footer = R"(Examples:
   dispatchctl trace aten::add.Tensor --tensor meta --tensor meta --format json
   dispatchctl trace aten::add.Tensor --tensor cpu:conj --tensor cpu --tls-include Functionalize
   dispatchctl trace aten::sin --keyset CPU,Functionalize,AutogradCPU
-  dispatchctl trace my::op -m builtin:2.14.1 -m my_backend.json --tensor privateuse1
+  dispatchctl trace my::op -m NEWEST_BUILTIN -m my_backend.json --tensor privateuse1
 
 One --tensor or --keyset per Tensor argument of the schema, in order (a
 Tensor? may be left out, a Tensor[] takes any number; otherwise exit 2).
@@ -99,7 +99,9 @@ void setup_trace(CLI::App& app, int& exit_code) {
   auto command = std::make_shared<TraceCommand>();
   CLI::App* sub = app.add_subcommand(
       "trace", "Simulate a call: its key set and every kernel that runs, in order, until it returns or raises");
-  sub->footer(k_footer);
+  std::string footer = k_footer;
+  footer.replace(footer.find("NEWEST_BUILTIN"), std::string_view("NEWEST_BUILTIN").size(), newest_builtin());
+  sub->footer(footer);
   sub->add_option("OP", command->op, "Operator overload, e.g. aten::add.Tensor")->required();
   add_registry_options(sub, command->registry);
   sub->add_option("-t,--tensor", command->call.tensors,

@@ -1,4 +1,5 @@
 #include "check/check.h"
+#include "builtin/builtin_catalogues.h"
 
 #include <algorithm>
 #include <set>
@@ -41,9 +42,9 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
   LintScope scope;
   const Catalogue& cat = registry.catalogue();
   for (const auto& name : options.require) {
-    const Key k = require_key(cat, name, "--require");
+    const Key k = require_key(cat, name, "--require", &builtin_releases());
     if (cat.is_alias(k)) scope.required_aliases.push_back(k);
-    else scope.required.push_back(require_runtime_key(cat, name, "--require"));
+    else scope.required.push_back(require_runtime_key(cat, name, "--require", &builtin_releases()));
   }
   const std::set<std::string> files(manifest_files.begin(), manifest_files.end());
   auto touched_by_files = [files](const Operator& op) {

@@ -1,4 +1,6 @@
 #include "check/lint.h"
+#include "builtin/builtin.h"
+#include "util/suggest.h"
 
 #include <algorithm>
 
@@ -31,6 +33,17 @@ const Origin& operator_origin(const Operator& op) {
   return op.registrations.front().origin;
 }
 
+// Where the user's files touch an operator: its schema when they define it,
+// else their first registration. A finding about aten::add then points at
+// npu.json:5, not into the built-in registry (builtin:1.13.1:22349).
+const Origin& user_origin(const Operator& op) {
+  auto built_in = [](const Origin& o) { return o.file().rfind(k_builtin_prefix, 0) == 0; };
+  if (op.schema && !built_in(op.schema->origin)) return op.schema->origin;
+  for (const auto& kernel : op.registrations)
+    if (!built_in(kernel.origin)) return kernel.origin;
+  return operator_origin(op);
+}
+
 bool is_silent_override_key(const Catalogue& cat, Key k) {
   const auto& silent = cat.spec().override_warning_silent_keys;
   return std::find(silent.begin(), silent.end(), cat.name(k)) != silent.end();
@@ -40,14 +53,21 @@ bool is_silent_override_key(const Catalogue& cat, Key k) {
 
 void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
   const Catalogue& cat = registry.catalogue();
+  // A typo'd name ('aten::convoluton_overrideable') is the likeliest cause:
+  // suggest the defined operator it is closest to (issue 24 item 9).
+  std::vector<std::string_view> defined;
+  for (const auto& op : registry.operators())
+    if (op.schema) defined.push_back(op.name);
   for (const auto& op : registry.operators()) {
     if (op.schema || op.registrations.empty() || !scope.contains(op)) continue;
     std::vector<Key> keys;
     for (const auto& kk : op.by_key()) keys.push_back(kk.key);
+    const std::optional<std::string> typo_of = closest_match(op.name, defined);
     out.push_back(make("dangling-impl", op, op.registrations.front().origin,
                        op.name + " has kernels (" + key_names(cat, keys) +
-                           ") but no manifest defines its schema: a dangling impl that cannot be "
-                           "called; add \"schema\" or load the manifest that defines it"));
+                           ") but no manifest defines its schema: a dangling impl that cannot be called; " +
+                           (typo_of ? "did you mean " + *typo_of + "? Else add" : std::string("add")) +
+                           " \"schema\" or load the manifest that defines it"));
   }
 }
 
@@ -194,7 +214,7 @@ void lint_required_keys(const Registry& registry, const LintScope& scope, std::v
               std::string(row.debug()) + ") runs there";
       else if (row.rule == Rule::AmbiguousAutogradOther) why = "the row is ambiguous: a call there raises";
       else continue;
-      Finding f = make("required-key", *op, operator_origin(*op),
+      Finding f = make("required-key", *op, user_origin(*op),
                        op->name + " has no kernel for required key " + cat.name(k) + "; " + why);
       f.key = cat.name(k);
       out.push_back(std::move(f));

@@ -82,6 +82,15 @@ std::vector<Key> required_keys_for(const Catalogue& cat, const Operator& op, con
 
 void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
   const Catalogue& cat = registry.catalogue();
+  // A registry with autograd backend fallbacks is a release's dispatcher: an
+  // autograd row it leaves missing is a key that release has no fallback
+  // for (1.13 has none at AutogradPrivateUse1), and a call there raises. A
+  // bare manifest declares no fallbacks at all: its missing rows say nothing.
+  const bool has_autograd_fallbacks = std::any_of(registry.fallbacks().begin(), registry.fallbacks().end(),
+                                                  [&cat](const Fallback& fb) {
+                                                    return cat.functionality_of(fb.key) ==
+                                                           cat.well_known().autograd_functionality;
+                                                  });
   for (const auto& op : registry.operators()) {
     // Dangling impls and CIA + backend kernels have rules of their own.
     const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
@@ -90,11 +99,14 @@ void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, s
     std::string consequence;
     for (Key a : autograd_keys_of_backend_kernels(cat, op)) {
       const Row row = compute_row(registry, op, a);
-      // Missing rows are another story (a bare manifest has no fallbacks at all).
-      if (row.rule != Rule::BackendFallback) continue;
+      const bool missing = row.rule == Rule::Missing && has_autograd_fallbacks;
+      if (row.rule != Rule::BackendFallback && !missing) continue;
       uncovered.push_back(a);
       if (!consequence.empty()) continue;
-      if (row.fallback->fallthrough)
+      if (missing)
+        consequence = "the " + cat.name(a) + " row is missing (this release has no autograd fallback there): "
+                      "a call that reaches it raises";
+      else if (row.fallback->fallthrough)
         consequence = "the autograd fallback is a fallthrough: outputs do not require grad, so "
                       "backward finds no path to the inputs";
       else if (!cat.spec().autograd_fallback_backward_warning.empty())

@@ -195,7 +195,8 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
                     "gradients are missing; fix: register a kernel at Autograd (or " + cat.name(k) +
                     ", or CompositeImplicitAutograd) for " + op.name);
   if (row_language(row) == KernelLanguage::Python)
-    notes.push_back("python kernel: registered from Python (" + std::string(row.debug()) +
+    notes.push_back("python kernel: registered from Python (" +
+                    (python_file_unrecorded(row.debug()) ? std::string("file not recorded") : std::string(row.debug())) +
                     "), not C++. It may raise for inputs it does not handle (Python meta kernels raise "
                     "for data-dependent operators such as aten::nonzero), so whether a call works is "
                     "unknown (query --unknown, has-kernel --works)");

@@ -6,6 +6,7 @@
 
 #include "builtin/builtin.h"
 #include "builtin/pack.h"
+#include "keys/tensor_presets.h"
 #include "load/load_registry.h"
 
 namespace dispatchctl {
@@ -53,20 +54,55 @@ std::vector<std::string> complete_operator_names(const std::vector<std::string>&
   return names;
 }
 
-std::vector<std::string> complete_key_names(const std::vector<std::string>& sources, std::string_view prefix) {
-  const Catalogue* cat = nullptr;
-  std::unique_ptr<Registry> registry;
-  if (auto builtins = builtins_only(sources)) {
-    cat = builtin_catalogue(builtins->front()->version);
-  } else {
-    registry = load_registry(sources, [](std::string_view) { return false; });
-    cat = &registry->catalogue();
+namespace {
+
+// The catalogue of the sources' release; `registry` keeps a loaded one alive.
+const Catalogue& catalogue_of(const std::vector<std::string>& sources, std::unique_ptr<Registry>& registry) {
+  if (auto builtins = builtins_only(sources)) return *builtin_catalogue(builtins->front()->version);
+  registry = load_registry(sources, [](std::string_view) { return false; });
+  return registry->catalogue();
+}
+
+bool accepted_by(const Catalogue& cat, Key k, KeyClass accepted) {
+  switch (accepted) {
+    case KeyClass::Any: return true;
+    case KeyClass::Runtime: return cat.is_runtime(k);
+    case KeyClass::RuntimeOrAlias: return cat.is_runtime(k) || cat.is_alias(k);
+    case KeyClass::Alias: return cat.is_alias(k);
+    case KeyClass::NotAlias: return !cat.is_alias(k);
   }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> complete_key_names(const std::vector<std::string>& sources, std::string_view prefix,
+                                            KeyClass accepted) {
+  std::unique_ptr<Registry> registry;
+  const Catalogue& cat = catalogue_of(sources, registry);
   std::vector<std::string> names;
-  for (std::string_view name : cat->key_names())
-    if (name.starts_with(prefix)) names.emplace_back(name);
+  for (std::string_view name : cat.key_names())
+    if (name.starts_with(prefix))
+      if (const auto k = cat.find(name); k && accepted_by(cat, *k, accepted)) names.emplace_back(name);
   sort_unique(names);
   return names;
+}
+
+std::vector<std::string> complete_tensor_forms(const std::vector<std::string>& sources, std::string_view prefix) {
+  std::unique_ptr<Registry> registry;
+  const Catalogue& cat = catalogue_of(sources, registry);
+  std::vector<std::string> forms;
+  const size_t colon = prefix.rfind(':');
+  if (colon == std::string_view::npos) {
+    for (const std::string& preset : tensor_preset_names(cat))
+      if (preset.starts_with(prefix)) forms.push_back(preset);
+  } else {
+    const std::string_view head = prefix.substr(0, colon + 1);
+    for (const std::string& modifier : tensor_modifier_names(cat))
+      if (modifier.starts_with(prefix.substr(colon + 1))) forms.push_back(std::string(head) + modifier);
+  }
+  sort_unique(forms);
+  return forms;
 }
 
 }  // namespace dispatchctl

@@ -112,14 +112,33 @@ bool redeclares_fallbacks(const ManifestDocument& manifest, const BuiltinRegistr
   return false;
 }
 
-// Issue-11 rule (README "Layering by default"): a first manifest that is not a
-// whole registry goes over its release's built-in registry unless --bare.
+// The layering rule (README "Layering"): a first manifest that is not a whole
+// registry goes over its release's built-in registry; --layer builtin always
+// layers, --layer bare (--bare) never. A manifest taken for a whole registry
+// because it defines aten:: operators is told in a note, naming one: a
+// backend manifest defining one by mistake would otherwise flip to bare
+// loading silently (issue 24 item 5).
 void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest,
                           const LoadRequest& request, std::vector<std::string>& notes) {
-  if (registry || manifest.whole_registry || request.bare) return;
+  using Layering = LoadRequest::Layering;
+  if (registry || request.layering == Layering::Bare) return;
   const BuiltinRegistry* base = find_builtin(major_minor(manifest.torch_version));
-  if (base && redeclares_fallbacks(manifest, *base)) return;
   auto note = [&notes](const std::string& text) { notes.push_back(text); };
+  const std::string base_name = base ? std::string(k_builtin_prefix) + std::string(base->version) : "";
+  if (request.layering == Layering::Auto) {
+    if (base && redeclares_fallbacks(manifest, *base)) return;
+    if (manifest.whole_registry) {
+      note(manifest.source + ": loaded alone: it defines " + manifest.first_aten_definition +
+           (manifest.aten_definitions > 1 ? " and " + std::to_string(manifest.aten_definitions - 1) + " more aten:: operators"
+                                          : "") +
+           ", so the layering rule takes it for a whole registry" +
+           (base ? "; --layer builtin layers it over " + base_name : ""));
+      return;
+    }
+  }
+  if (request.layering == Layering::Builtin && !base)
+    throw InputError(manifest.source + ": --layer builtin: no registry of PyTorch " + manifest.torch_version +
+                     " is built in (built in: " + builtin_registry_names() + "); use --layer auto or bare");
   if (!base || (manifest.has_profile && manifest.catalogue->version() != major_minor(base->version))) {
     note(manifest.source + ": defines no aten:: operators, and no registry of PyTorch " +
          manifest.torch_version + " is built in: loaded bare (export that torch's whole registry "
@@ -129,7 +148,8 @@ void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDoc
   const SourceSpec base_spec = parse_source_spec(std::string(k_builtin_prefix) + std::string(base->version));
   load_builtin(registry, base_spec, request.only);
   note(manifest.source + ": layered over " + base_spec.text +
-       " (it defines no aten:: operators; --bare loads it alone)");
+       (request.layering == Layering::Builtin ? " (--layer builtin)"
+                                              : " (it defines no aten:: operators; --bare loads it alone)"));
 }
 
 // A manifest file applied while it is read (registry/manifest.h) when it
@@ -145,7 +165,9 @@ ManifestDocument read_and_apply(std::unique_ptr<Registry>& registry, const std::
   if (!registry || registry->operators().size() <= k_copied_for_rollback) {
     std::unique_ptr<Registry> before = registry ? std::make_unique<Registry>(*registry) : nullptr;
     const size_t notes_before = notes.size();
-    const bool base_chosen_here = !registry && !request.bare;
+    // Auto decides on the header and gives up on the stream at an aten::
+    // definition, which makes the manifest a whole registry after all.
+    const bool base_chosen_here = !registry && request.layering == LoadRequest::Layering::Auto;
     auto registry_for = [&](const ManifestDocument& header) {
       layer_base_if_needed(registry, header, request, notes);  // as for a manifest defining no aten:: operator
       if (!registry) {
@@ -185,7 +207,7 @@ void apply_torchgen_yaml(Registry& registry, const std::string& path, const std:
 }
 
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources, const OperatorFilter& only) {
-  return load_registry(LoadRequest{sources, false, only});
+  return load_registry(LoadRequest{sources, LoadRequest::Layering::Auto, only});
 }
 
 namespace {

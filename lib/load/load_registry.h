@@ -23,8 +23,12 @@ using ManifestObserver = std::function<void(const ManifestDocument&)>;
 struct LoadRequest {
   // -m values in order; none means the default registry (the newest built in).
   std::vector<std::string> sources;
-  // --bare: a first manifest defining no aten:: operator is loaded alone.
-  bool bare = false;
+  // --layer: whether a first manifest goes over its release's built-in
+  // registry. Auto: when it is not a whole registry (it defines no aten::
+  // operator and redeclares none of PyTorch's fallbacks), saying so in a note
+  // either way; Builtin: always; Bare (--bare): never.
+  enum class Layering { Auto, Builtin, Bare };
+  Layering layering = Layering::Auto;
   // Skips the other operators of built-in registries (manifest files are
   // always loaded whole, so their errors are never hidden).
   OperatorFilter only = {};

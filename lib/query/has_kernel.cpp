@@ -2,7 +2,8 @@
 
 namespace dispatchctl {
 
-HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question) {
+HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question,
+                                  const BuildBackends& build) {
   const Catalogue& cat = registry.catalogue();
   HasKernelResult r;
   r.question = question;
@@ -22,7 +23,7 @@ HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, 
                  : r.verdict == RowVerdict::Fails ? HasKernelAnswer::No
                                                   : HasKernelAnswer::Unknown;
   }
-  r.build_note = not_compiled_note(cat, build_backends(registry), k);
+  r.build_note = not_compiled_note(cat, build, k);
   return r;
 }
 

@@ -32,7 +32,9 @@ struct HasKernelResult {
 };
 
 // InputError for an alias key with --computed/--works, as PyTorch raises.
-HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question);
+// `build` is build_backends(registry), with how it was loaded (BuildBackends).
+HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question,
+                                  const BuildBackends& build);
 // 0 for yes, 1 for no and unknown (a script never reads unknown as yes).
 inline int exit_status(HasKernelAnswer answer) { return answer == HasKernelAnswer::Yes ? 0 : 1; }
 

@@ -94,7 +94,11 @@ BuildBackends build_backends(const Registry& registry) {
 
 namespace {
 
-std::string not_compiled_text(const std::string& backends) {
+std::string not_compiled_text(const std::string& backends, bool exported_from_python) {
+  if (exported_from_python)
+    return "CPU-only build (no kernels for " + backends + "): the PyTorch exported is a CPU-only build, so these "
+           "rows are what it computes; for CUDA answers, run dispatchctl export -o FILE with a PyTorch built "
+           "with CUDA and use -m FILE";
   return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
          "computes; export your CUDA build (-m python, or dispatchctl export -o FILE) for CUDA answers";
 }
@@ -118,7 +122,7 @@ std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, 
   if (named.empty() || !build.cpu_only) return "";
   std::string list;
   for (size_t i = 0; i < named.size(); ++i) list += (i ? (i + 1 == named.size() ? " or " : ", ") : "") + named[i];
-  return not_compiled_text(list);
+  return not_compiled_text(list, build.exported_from_python);
 }
 
 std::string require_tag(std::string_view text) {

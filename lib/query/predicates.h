@@ -54,6 +54,10 @@ std::string_view verdict_word(RowVerdict verdict);
 struct BuildBackends {
   std::vector<std::string> compiled, not_compiled;  // backend names, catalogue order
   bool cpu_only = false;  // CPU compiled, none of the GPU backends (CUDA, HIP, XPU, MPS)
+  // The registry is an export of the user's own PyTorch (-m python): the note
+  // then says that PyTorch is CPU-only instead of advising -m python. The
+  // caller sets it: the registry does not know how it was loaded.
+  bool exported_from_python = false;
   bool compiled_in(std::string_view backend) const;
 };
 BuildBackends build_backends(const Registry& registry);

@@ -6,13 +6,19 @@
 #include <string_view>
 
 #include "keys/catalogue.h"
+#include "keys/known_releases.h"
 
 namespace dispatchctl {
 
 // Any key a registration may name (runtime, building block, alias,
 // functionality). `where` prefixes the error: "file.json: /operators/0/kernels/1/key".
-Key require_key(const Catalogue& cat, std::string_view name, const std::string& where);
+// With `releases` (the app passes the built-in ones), a key of another
+// release says so ("exists in PyTorch 2.14, not in 1.13") instead of
+// suggesting a neighbour of this release's.
+Key require_key(const Catalogue& cat, std::string_view name, const std::string& where,
+                const KnownReleases* releases = nullptr);
 // A runtime key (a table row): what fallbacks and row queries take.
-Key require_runtime_key(const Catalogue& cat, std::string_view name, const std::string& where);
+Key require_runtime_key(const Catalogue& cat, std::string_view name, const std::string& where,
+                        const KnownReleases* releases = nullptr);
 
 }  // namespace dispatchctl

@@ -167,7 +167,11 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   ManifestDocument m;
   m.source = source;
   const OperatorSink keep = [&m, &source](json&& element) {
-    m.whole_registry = m.whole_registry || defines_aten(element);
+    if (defines_aten(element)) {
+      if (!m.whole_registry) m.first_aten_definition = element["name"].get<std::string>();
+      m.whole_registry = true;
+      ++m.aten_definitions;
+    }
     m.operators.push_back(read_operator(element, m.operators.size(), source, *m.strings));
   };
   StreamedManifest streamed = stream(keep);

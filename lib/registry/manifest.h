@@ -61,8 +61,11 @@ struct ManifestDocument {
   // Its keys' catalogue: from its "release_profile", else as ManifestCatalogues says.
   const Catalogue* catalogue = nullptr;
   bool has_profile = false;
-  // Defines aten:: operators: a whole registry, not something to layer.
+  // Defines aten:: operators: a whole registry, not something to layer
+  // (load/load_registry's rule, which names the first in a note).
   bool whole_registry = false;
+  size_t aten_definitions = 0;
+  std::string first_aten_definition;
   size_t bytes = 0;  // of JSON text read
 };
 // The catalogue a manifest without a "release_profile" is read against: `base`

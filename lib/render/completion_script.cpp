@@ -24,10 +24,9 @@ std::string last_word(const std::string& path) { return path.substr(path.rfind('
 
 // The bash statements that complete a value of this kind into COMPREPLY.
 std::string bash_action(const CompletionSpec& spec, ValueKind kind, const std::vector<std::string>& choices) {
+  if (const std::string_view word = names_word(kind); !word.empty()) return "_dispatchctl_names " + std::string(word);
   switch (kind) {
     case ValueKind::Choice: return "COMPREPLY=($(compgen -W " + quoted(join(choices, " ")) + " -- \"$cur\"))";
-    case ValueKind::Operator: return "_dispatchctl_names ops";
-    case ValueKind::Key: return "_dispatchctl_names keys";
     case ValueKind::Source:
       return "_dispatchctl_files; COMPREPLY+=($(compgen -W " + quoted(join(spec.builtins, " ")) +
              " -- \"$cur\")); _dispatchctl_colons";
@@ -78,6 +77,19 @@ _dispatchctl() {
 )SH";
 
 }  // namespace
+
+std::string_view names_word(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::Operator: return "ops";
+    case ValueKind::Key: return "keys";
+    case ValueKind::RuntimeKey: return "runtime-keys";
+    case ValueKind::RuntimeOrAliasKey: return "runtime-or-alias-keys";
+    case ValueKind::AliasKey: return "alias-keys";
+    case ValueKind::NotAliasKey: return "not-alias-keys";
+    case ValueKind::Tensor: return "tensors";
+    default: return "";
+  }
+}
 
 std::string bash_completion_script(const CompletionSpec& spec) {
   const std::string& prog = spec.program;
@@ -144,10 +156,10 @@ std::string fish_completion_script(const CompletionSpec& spec) {
                     "    $tokens[1] __complete $argv[1] (commandline -ct) $sources 2>/dev/null\n"
                     "end\n\ncomplete -c " + prog + " -f\n";
   auto fish_values = [&](ValueKind kind, const std::vector<std::string>& choices) -> std::string {
+    if (const std::string_view word = names_word(kind); !word.empty())
+      return " -x -a '(__" + prog + "_names " + std::string(word) + ")'";
     switch (kind) {
       case ValueKind::Choice: return " -x -a " + fish_quoted(join(choices, " "));
-      case ValueKind::Operator: return " -x -a '(__" + prog + "_names ops)'";
-      case ValueKind::Key: return " -x -a '(__" + prog + "_names keys)'";
       case ValueKind::Source: return " -r -F -a " + fish_quoted(join(spec.builtins, " "));
       case ValueKind::File: return " -r -F";
       case ValueKind::Version: return " -x -a " + fish_quoted(join(spec.versions, " "));

@@ -5,12 +5,21 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dispatchctl {
 
 // What an option's (or a command's positional) value is.
-enum class ValueKind { None, Text, Choice, Operator, Key, Source, File, Version };
+// The key kinds follow load/completion_names.h's KeyClass: TAB offers only
+// keys the option accepts.
+enum class ValueKind {
+  None, Text, Choice, Operator, Source, File, Version, Tensor,
+  Key, RuntimeKey, RuntimeOrAliasKey, AliasKey, NotAliasKey,
+};
+// The WHAT of `dispatchctl __complete WHAT PREFIX` for a kind of names
+// ("ops", "keys", "runtime-keys", …, "tensors"); "" for other kinds.
+std::string_view names_word(ValueKind kind);
 
 struct CompletionOption {
   std::vector<std::string> names;    // "-f", "--format"
@@ -31,7 +40,7 @@ struct CompletionCommand {
 struct CompletionSpec {
   std::string program;                   // "dispatchctl"
   std::vector<CompletionCommand> commands;  // the top level first
-  std::vector<std::string> builtins;     // "builtin:2.14.1", …: what -m accepts besides files
+  std::vector<std::string> builtins;     // "builtin:2.14.1", "python", …: what -m accepts besides files
   std::vector<std::string> versions;     // what --torch-version accepts
 };
 

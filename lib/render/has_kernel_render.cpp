@@ -30,7 +30,11 @@ std::string registered_text(const Catalogue& cat, const HasKernelResult& r) {
                          ? r.op->name + " has a kernel registered at " + cat.name(r.key)
                          : r.op->name + " has no kernel registered at exactly " + cat.name(r.key) +
                                " (--computed asks whether its row holds a kernel)";
-  if (r.registered && is_python_kernel(*r.registered)) text += " (a python kernel: " + r.registered->debug + ")";
+  if (r.registered && is_python_kernel(*r.registered))
+    text += " (a python kernel: " +
+            (python_file_unrecorded(r.registered->debug) ? short_debug(r.registered->debug)
+                                                        : std::string(r.registered->debug)) +
+            ")";
   return text;
 }
 
@@ -60,9 +64,9 @@ std::string row_text(const Catalogue& cat, const HasKernelResult& r) {
 }  // namespace
 
 std::string has_kernel_text(const Catalogue& cat, const HasKernelResult& r) {
-  std::string text = r.question == HasKernelQuestion::Registered ? registered_text(cat, r) : row_text(cat, r);
-  if (!r.build_note.empty()) text += "; note: " + r.build_note;
-  return text;
+  // The build note is not part of the answer: the CLI prints it on stderr,
+  // JSON has it as build_note.
+  return r.question == HasKernelQuestion::Registered ? registered_text(cat, r) : row_text(cat, r);
 }
 
 nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernelResult& r) {

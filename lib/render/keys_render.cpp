@@ -37,9 +37,9 @@ std::string alias_text(const Catalogue& cat, Key alias) {
   return out;
 }
 
-nlohmann::ordered_json catalogue_json(const Catalogue& cat) {
+nlohmann::ordered_json catalogue_json(const Catalogue& cat, std::string_view torch_version) {
   nlohmann::ordered_json j = json_document();
-  j["torch_version"] = cat.version();
+  j["torch_version"] = torch_version;
   j["backends"] = cat.spec().backends;
   nlohmann::ordered_json functionalities = nlohmann::ordered_json::array();
   for (Key f = 1; f <= cat.spec().functionalities.size(); ++f)

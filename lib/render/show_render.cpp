@@ -69,7 +69,8 @@ std::string provenance(const Catalogue& cat, const Operator& op, const Group& g)
   if (g.rule != Rule::Direct) text = cat.name(g.first->provider) + " ";
   if (g.first->kernel->fallthrough) text += "fallthrough ";
   text += short_debug(g.first->kernel->debug);
-  if (is_python_kernel(*g.first->kernel)) text += " (python kernel)";
+  if (is_python_kernel(*g.first->kernel) && !python_file_unrecorded(g.first->kernel->debug))
+    text += " (python kernel)";
   if (const std::size_t registered = op.kernels_at(g.first->provider).size(); registered > 1)
     text += " (replaces " + std::to_string(registered - 1) + " earlier kernel" + (registered > 2 ? "s" : "") +
             " at this key)";
@@ -121,6 +122,7 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
 
 std::string short_debug(std::string_view debug) {
   constexpr std::string_view k_registered_at = "registered at ";
+  if (python_file_unrecorded(debug)) return "registered from Python (file not recorded)";
   if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
   debug.remove_prefix(k_registered_at.size());
   if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);

@@ -27,7 +27,8 @@ std::string show_json_document_text(const Registry& registry, const std::string&
 nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
                                  const std::vector<Row>& rows, const ShowOptions& options);
 // "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU_0.cpp:1307"
-// (text views; the torch formats and JSON keep the full text).
+// (text views; the torch formats and JSON keep the full text); 1.13's
+// "registered at /dev/null:241" -> "registered from Python (file not recorded)".
 std::string short_debug(std::string_view debug);
 // ["CPU", "AutogradCPU", …] (shared by the JSON renderers).
 nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys);

@@ -19,8 +19,12 @@ KernelLanguage kernel_language(std::string_view debug, std::string_view origin_f
   if (mentions_py_file(debug) || mentions_py_file(origin_file)) return KernelLanguage::Python;
   // torch/csrc/utils/python_dispatch.cpp's file name for registrations that
   // do not pass one (all of them in 1.13).
-  if (debug.find("registered at /dev/null") != std::string_view::npos) return KernelLanguage::Python;
+  if (python_file_unrecorded(debug)) return KernelLanguage::Python;
   return KernelLanguage::Cpp;
+}
+
+bool python_file_unrecorded(std::string_view debug) {
+  return debug.find("registered at /dev/null") != std::string_view::npos;
 }
 
 KernelLanguage kernel_language(const Kernel& kernel) {

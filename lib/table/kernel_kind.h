@@ -19,6 +19,10 @@ enum class KernelLanguage : std::uint8_t { None, Cpp, Python };
 // Debian's 1.13.1: torch.library.Library.impl → "registered at /dev/null:N").
 KernelLanguage kernel_language(std::string_view debug, std::string_view origin_file = {});
 KernelLanguage kernel_language(const Kernel& kernel);
+// 1.13's "registered at /dev/null:N": a Python registration whose file PyTorch
+// did not record. Text views say "registered from Python (file not recorded)";
+// "null:241" would read as a file of that name.
+bool python_file_unrecorded(std::string_view debug);
 inline bool is_python_kernel(const Kernel& kernel) {
   return kernel_language(kernel) == KernelLanguage::Python;
 }

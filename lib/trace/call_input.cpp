@@ -72,20 +72,6 @@ TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {
 
 }  // namespace
 
-std::vector<std::string> tensor_preset_names(const Catalogue& cat) {
-  std::vector<std::string> out;
-  for (const auto& p : cat.spec().tensor_presets) out.emplace_back(p.first);
-  return out;
-}
-
-std::vector<std::string> tensor_modifier_names(const Catalogue& cat) {
-  std::vector<std::string> out;
-  for (const auto& p : cat.spec().tensor_modifier_keys) out.emplace_back(p.first);
-  out.emplace_back("inference");
-  out.emplace_back("requires_grad");
-  return out;
-}
-
 CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
   const ReleaseSpec& spec = cat.spec();
   CallSetup setup;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "keys/tensor_presets.h"
 #include "keys/catalogue.h"
 
 namespace dispatchctl {
@@ -37,8 +38,5 @@ struct CallSetup {
 
 // Throws InputError (with did-you-mean) for unknown presets, modifiers, keys, devices.
 CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options);
-// Preset and modifier names of a release, for help and errors.
-std::vector<std::string> tensor_preset_names(const Catalogue& cat);
-std::vector<std::string> tensor_modifier_names(const Catalogue& cat);
 
 }  // namespace dispatchctl

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 namespace dispatchctl {
 
@@ -31,6 +32,25 @@ size_t common_prefix(std::string_view a, std::string_view b) {
   while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
   return n;
 }
+
+// An operator's name without its overload ("aten::add.Tensor" -> "aten::add");
+// other words are their own base.
+std::string_view base_name(std::string_view name) {
+  const size_t ns = name.find("::");
+  return name.substr(0, name.find('.', ns == std::string_view::npos ? 0 : ns + 2));
+}
+
+// How a candidate at the best distance ranks, best first: one that the word
+// starts or that starts the word ('aten::addd' -> 'aten::add': a key held
+// down, not 'aten::addr': another operator), then one of the word's own
+// overload family ('aten::add.Tensr' -> 'aten::add.Tensor'), then the longer
+// common prefix ('aten::ad' -> 'aten::add', not 'aten::pad').
+auto tie_rank(std::string_view word, std::string_view candidate) {
+  const size_t prefix = common_prefix(word, candidate);
+  const bool starts = prefix == std::min(word.size(), candidate.size());
+  const bool same_family = base_name(word) == base_name(candidate);
+  return std::make_tuple(starts, same_family, prefix);
+}
 }  // namespace
 
 std::optional<std::string> closest_match(std::string_view word,
@@ -45,9 +65,7 @@ std::optional<std::string> closest_match(std::string_view word,
     const int length_gap = std::abs(static_cast<int>(candidate.size()) - static_cast<int>(word.size()));
     if (length_gap > best_distance) continue;
     const int d = edit_distance(word, candidate);
-    // Ties go to the longer common prefix: 'aten::ad' -> 'aten::add', not 'aten::pad'.
-    if (d < best_distance ||
-        (d == best_distance && best && common_prefix(word, candidate) > common_prefix(word, *best))) {
+    if (d < best_distance || (d == best_distance && best && tie_rank(word, candidate) > tie_rank(word, *best))) {
       best_distance = d;
       best = std::string(candidate);
     }

@@ -90,6 +90,24 @@ expect_only "dispatchctl report --key=Met" Meta Metal
 expect_only "dispatchctl query --registered-at CompositeExplicitAutogradN" CompositeExplicitAutogradNonFunctional
 expect_only "dispatchctl report -m builtin:1.13.1 --key AutogradNested" AutogradNestedTensor
 expect "dispatchctl check --require AutogradP" AutogradPrivateUse1 AutogradPrivateUse2
+# Only keys the option accepts (issue 24 item 14): explain --key and check
+# --require take table rows and alias keys, not functionality keys such as
+# AutogradFunctionality (explain --key AutogradFunctionality is exit 2);
+# has-kernel --key takes any key; keys --alias only alias keys.
+expect_only "dispatchctl explain --key AutogradFunc"
+expect_only "dispatchctl check --require AutogradFunc"
+expect_only "dispatchctl has-kernel aten::add.Tensor --key AutogradFunc" AutogradFunctionality
+expect_only "dispatchctl keys --alias CompositeExplicitAutogradN" CompositeExplicitAutogradNonFunctional
+expect_only "dispatchctl keys --alias CP"
+expect_only "dispatchctl report --key Den"
+# trace --tensor: the release's presets, then after ':' its modifiers.
+expect "dispatchctl trace aten::add.Tensor --tensor m" meta mkldnn_cpu mps
+expect_only "dispatchctl trace aten::add.Tensor --tensor cpu:co" conj
+expect_only "dispatchctl trace aten::add.Tensor --tensor cpu:conj:requires" requires_grad
+expect_only "dispatchctl trace aten::add.Tensor -m builtin:1.13.1 --tensor sparse_c" sparse_cpu sparse_csr_cpu
+# -m's other forms besides files and builtin: registries.
+expect_only "dispatchctl show -m pyth" python python: python?import=
+expect_only "dispatchctl show -m torchgen" torchgen: torchgen-backend:
 # Operators of a manifest layered with -m.
 expect_only "dispatchctl show -m builtin:2.14.1 -m $src/examples/custom_op.json myops::sc" scale scale_
 # Subcommands, flags and values from the CLI's own definitions.

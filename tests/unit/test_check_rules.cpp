@@ -100,6 +100,10 @@ TEST_CASE("check: autogradother-ambiguity and cia-with-backend-kernel") {
   REQUIRE(found.size() == 1);
   CHECK(found[0].severity == Severity::Error);
   CHECK(found[0].message.find("SparseCPU") != std::string::npos);
+  // At the registration that made the row ambiguous: the SparseCPU kernel,
+  // line 11 column 9 of the file (the CIA kernel is line 10).
+  CHECK(found[0].location.line == 11);
+  CHECK(found[0].location.column == 9);
   // §3.2: CIA + CEA -> the 34 CIA keys outside the CEA set (103 - 69) lose the math kernel.
   r = run_check({manifest("cia_with_cea.json")}, {});
   found = of_rule(r, "cia-with-backend-kernel");

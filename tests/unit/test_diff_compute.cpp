@@ -155,7 +155,7 @@ bool same_real_row(const std::string& a, const std::string& b) {
 }
 
 bool fallback_or_absent(const std::string& line) {
-  return line.empty() || line.size() >= 18 && line.compare(line.size() - 18, 18, "[backend fallback]") == 0;
+  return line.empty() || (line.size() >= 18 && line.compare(line.size() - 18, 18, "[backend fallback]") == 0);
 }
 
 struct ReleaseDiff {
@@ -279,4 +279,32 @@ TEST_CASE("diff 1.13.1 -> 2.14.1: the summary fits two screens at 80 columns; --
   CHECK(exact.operators[0].rows.size() == 1);
   const DiffResult by_identity = diff_registries(*d.old_registry, *d.new_registry, {{"aten::add.Tensor"}, {"CPU"}});
   CHECK(by_identity.operators.empty());
+}
+
+TEST_CASE("diff: a row whose only change is the fallthrough flag is a change") {
+  // The same kernel text at CPU, once a fallthrough: a call skips the key in
+  // one registry and runs the kernel in the other (§3.1), so the row differs.
+  auto manifest_with = [](bool fallthrough) {
+    return test::registry_from_json(std::string(R"({"dispatchctl_manifest": 1, "torch_version": "2.14.1",
+        "fallbacks": [{"key": "PrivateUse1", "kernel": "pu1_fallback", "fallthrough": )") +
+                                    (fallthrough ? "true" : "false") + R"(}],
+        "operators": [{"name": "myops::f", "schema": "myops::f(Tensor x) -> Tensor",
+          "kernels": [{"key": "CPU", "kernel": "f_cpu", "fallthrough": )" + (fallthrough ? "true" : "false") +
+                                    R"(}]}]})");
+  };
+  auto before = manifest_with(false);
+  auto after = manifest_with(true);
+  const DiffResult r = diff_registries(*before, *after);
+  REQUIRE(r.operators.size() == 1);
+  const OperatorDiff& op = r.operators[0];
+  bool cpu_row = false;
+  for (const auto& row : op.rows)
+    if (row.key == "CPU") {
+      cpu_row = true;
+      CHECK_FALSE(row.before.fallthrough());
+      CHECK(row.after.fallthrough());
+    }
+  CHECK(cpu_row);
+  REQUIRE(r.fallbacks.size() == 1);
+  CHECK(r.fallbacks[0].key == "PrivateUse1");
 }

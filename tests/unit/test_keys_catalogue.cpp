@@ -11,11 +11,6 @@
 using namespace dispatchctl;
 
 namespace {
-std::vector<std::string> names(const Catalogue& cat, const std::vector<Key>& keys) {
-  std::vector<std::string> out;
-  for (Key k : keys) out.push_back(cat.name(k));
-  return out;
-}
 Key key(const Catalogue& cat, std::string_view name) {
   auto k = cat.find(name);
   REQUIRE_MESSAGE(k.has_value(), name);

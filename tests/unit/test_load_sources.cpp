@@ -73,7 +73,7 @@ TEST_CASE("sources: a custom-op manifest is layered over its release's registry"
   CHECK(notes[0].find("layered over builtin:2.14.1") != std::string::npos);
   notes.clear();
   {
-    auto alone = load_registry(LoadRequest{{k_custom_op}, /*bare=*/true});
+    auto alone = load_registry(LoadRequest{{k_custom_op}, LoadRequest::Layering::Bare});
     CHECK(alone->find("aten::add.Tensor") == nullptr);
     CHECK(alone->fallbacks().empty());
   }

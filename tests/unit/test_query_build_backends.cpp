@@ -1,6 +1,6 @@
 // Which backends a registry's build has kernels for (issue 11 item 2). Both
-// built-in registries are Debian's CPU-only builds (their READMEs in
-// /work/shared/data say so): real CPU and Meta kernels, and at CUDA only
+// built-in registries are Debian's CPU-only builds (the READMEs of their
+// recorded dumps say so): real CPU and Meta kernels, and at CUDA only
 // torch.distributed's c10d collectives and two Python kernels.
 #include <doctest/doctest.h>
 
@@ -21,7 +21,15 @@ TEST_CASE("build backends: the built-in registries are CPU-only builds") {
     const Catalogue& cat = reg->catalogue();
     const std::string note = not_compiled_note(cat, b, *cat.find("AutogradCUDA"));
     CHECK(note.find("CPU-only build (no kernels for CUDA)") == 0);
+    CHECK(note.find("(-m python") != std::string::npos);
     CHECK(not_compiled_note(cat, b, *cat.find("CPU")).empty());
+    // An export of the user's own PyTorch: that PyTorch is the CPU-only one,
+    // and -m python is what they ran, so it is no advice (issue 24 item 12).
+    BuildBackends exported = b;
+    exported.exported_from_python = true;
+    const std::string own = not_compiled_note(cat, exported, *cat.find("AutogradCUDA"));
+    CHECK(own.find("CPU-only build (no kernels for CUDA): the PyTorch exported is a CPU-only build") == 0);
+    CHECK(own.find("-m python") == std::string::npos);
   }
 }
 

@@ -1,5 +1,5 @@
 // Python kernels are a kind of their own (issue 11 item 7). Expected values
-// come from the real dumps' READMEs (/work/shared/data/torch-*/README.md):
+// come from the real dumps' READMEs (tests/data/torch-*/README.md):
 // 2.14.1 has 1784 kernel lines registered from .py files; 1.13.1 shows all
 // its Python registrations as "registered at /dev/null:N" (845 lines, 181 of
 // them schemas, so 664 kernels).
