@@ -4,6 +4,7 @@
 #include <set>
 
 #include "check/lint.h"
+#include "check/lint_changes.h"
 #include "builtin/builtin.h"
 #include "check/load.h"
 #include "query/op_select.h"
@@ -11,11 +12,6 @@
 #include "util/errors.h"
 
 namespace dispatchctl {
-
-bool CheckResult::has_errors() const {
-  return std::any_of(findings.begin(), findings.end(),
-                     [](const Finding& f) { return f.severity == Severity::Error; });
-}
 
 namespace {
 
@@ -67,6 +63,23 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
 }  // namespace
 
 CheckResult run_check(const std::vector<std::string>& sources, const CheckOptions& options) {
+  if (!options.base.empty()) {
+    CheckOptions plain = options;
+    plain.base.clear();
+    CheckResult base = run_check(options.base, plain);
+    CheckResult result = run_check(sources, plain);
+    if (base.registry && result.registry && result.in_scope) {
+      std::vector<Finding> costs;
+      lint_changes(*base.registry, *result.registry, result.in_scope, costs);
+      for (auto& f : costs)
+        if (auto s = severity_for(options, f.rule)) {
+          f.severity = *s;
+          result.findings.push_back(std::move(f));
+        }
+    }
+    compare_to_base(result, std::move(base), options.show_existing);
+    return result;
+  }
   CheckLoad load = load_for_check(sources);
   CheckResult result;
   result.sources = sources;
@@ -81,6 +94,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     for (const auto& s : sources)
       if (s.rfind(k_builtin_prefix, 0) != 0) manifest_files.push_back(s);
     const LintScope scope = make_scope(registry, manifest_files, options);
+    result.in_scope = scope.contains;
     for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
     using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);
     const std::pair<std::string_view, Lint> lints[] = {

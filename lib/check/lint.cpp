@@ -170,8 +170,17 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
           rule == Rule::AmbiguousAutogradOther || rule == Rule::FuncTorchBatchedDecomposition)
         lost.push_back(k);
     }
+    // PyTorch ships such operators (linear, matmul, chunk, narrow): the backend
+    // kernels win on their keys and the math kernel stays everywhere else.
+    const auto autograd = cat.alias(Alias::Autograd);
+    const bool own_autograd = autograd && std::any_of(op.by_key().begin(), op.by_key().end(), [&](const auto& kk) {
+      return kk.key == *autograd || cat.included_in_alias(kk.key, *autograd);
+    });
     std::string message = op.name + " has a CompositeImplicitAutograd kernel together with " +
-                          key_names(cat, others) + " (torchgen forbids this); ";
+                          key_names(cat, others) + ": those kernels win on their keys, so calls there run them " +
+                          (own_autograd ? "and gradients come from the operator's own Autograd kernel; "
+                                        : "and gradients are lost there (no Autograd kernel; only the math kernel "
+                                          "is differentiated through); ");
     message += lost.empty() ? std::string("no key loses the math kernel yet")
                             : std::to_string(lost.size()) + (lost.size() == 1 ? " key loses" : " keys lose") +
                                   " the math kernel: " + summarize_keys(cat, lost);

@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "torchgen/refusals.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/split_list.h"
@@ -52,6 +53,7 @@ Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& c
   ParseOptions parse{&rules, &catalogue, options.build_backends};
   TorchgenModel model = parse_torchgen_inputs(inputs, parse);
   add_generated_functions(model, rules);
+  if (!options.go_on_after_refusal) refuse_if_any(model, rules);
   return predict(model, rules, compiled_keys(rules, options.build_backends));
 }
 
@@ -91,6 +93,11 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
             k.origin = origin;
             break;
           }
+      if (r->not_implemented) {
+        k.signature = OptionalText();
+        k.boxed = true;
+        k.unboxed = false;
+      }
       out.impl(name, k);
     }
   };

@@ -20,6 +20,9 @@ struct TorchgenOptions {
   std::set<std::string> build_backends = {"CPU"};
   // Release whose rules apply when the registry names none (an empty registry).
   std::string release = std::string(k_default_release);
+  // `check` reports the refusals itself and goes on with torchgen's reading
+  // of the YAML; every other reader stops at the first (TorchgenRefusal).
+  bool go_on_after_refusal = false;
 };
 
 // Everything torchgen would generate for these inputs (parse, O2, predict).
