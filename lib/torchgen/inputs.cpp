@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 // NAME or NAME.gz inside DIR.
 std::optional<YamlSource> optional_yaml(const fs::path& dir, const std::string& name) {
   for (const char* suffix : {"", ".gz"}) {
-    const fs::path p = dir / (name + suffix);
+    const fs::path p = (dir / (name + suffix)).lexically_normal();  // "./aten/…" -> "aten/…" (annotations)
     std::error_code ec;
     if (fs::is_regular_file(p, ec)) return YamlSource{p.string(), read_input_file(p.string())};
   }

@@ -106,10 +106,10 @@ struct EntryParser {
   // Values torchgen asserts on while reading the entry (NativeFunction.from_yaml):
   // recorded as refusals, the entry read on with torchgen's default.
   void parse_checked_fields(NativeFunction& f, const YAML::Node& entry) const {
-    auto refuse = [&](const YAML::Node& n, const std::string& field, const std::string& reason,
+    // At the entry's line, as torchgen reports it ("in FILE:LINE" of the entry).
+    auto refuse = [&](const YAML::Node&, const std::string& field, const std::string& reason,
                       const std::string& fix) {
-      refusals.push_back({{file, line_of(n)}, f.func.full_name(), "field-value",
-                          field + ": " + reason, fix});
+      refusals.push_back({f.loc, f.func.full_name(), "field-value", field + ": " + reason, fix});
     };
     for (const char* field : {"device_guard", "use_const_ref_for_mutable_tensors"}) {
       const YAML::Node n = entry[field];

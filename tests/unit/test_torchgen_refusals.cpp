@@ -70,7 +70,7 @@ const Edit k_edits[] = {
     {"inplace-self", "- func: abs_(Tensor(a!) self) -> Tensor(a!)", "- func: abs_(Tensor self) -> Tensor",
      "- func: abs_("},
     {"field-value", "- func: abs(Tensor self) -> Tensor\n", "- func: abs(Tensor self) -> Tensor\n  device_guard: Maybe\n",
-     "  device_guard: Maybe"},
+     "- func: abs("},
     {"composite-conflict", "    CompositeExplicitAutograd: abs\n",
      "    CompositeExplicitAutograd: abs\n    CompositeImplicitAutograd: abs_math\n", "- func: abs("},
     {"manual-registration-dispatch", "- func: abs(Tensor self) -> Tensor\n",
@@ -97,8 +97,13 @@ const Edit k_edits[] = {
      "- func: my_op("},
     {"mutable-return-alias", "APPEND",
      "\n- func: my_op.out(Tensor self, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: m\n", "- func: my_op."},
-    {"nondeterministic-seeded", "pin_memory=None) -> Tensor\n  tags: [core, nondeterministic_seeded]",
-     "pin_memory=None) -> Tensor\n  tags: core", "- func: randperm("},
+    {"nondeterministic-seeded", "randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, "
+                                "bool? pin_memory=None) -> Tensor\n  tags: [core, nondeterministic_seeded]",
+     "randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+     "-> Tensor\n  tags: core", "- func: randperm("},
+    {"structured-no-functional", "APPEND",
+     "\n- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n  manual_cpp_binding: True\n"
+     "  dispatch:\n    CPU: my_op_out\n", "- func: my_op."},
     {"view-copy-tag", "    CompositeExplicitAutogradNonFunctional: alias_copy\n  tags: view_copy\n",
      "    CompositeExplicitAutogradNonFunctional: alias_copy\n", "- func: alias_copy("},
     {"formula-on-cia", "- func: logit(Tensor self, float? eps=None) -> Tensor\n  variants: function, method\n"
