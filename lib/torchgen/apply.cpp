@@ -58,9 +58,17 @@ Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& c
 }
 
 void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const TorchgenOptions& options) {
+  apply_predictions(base, predict_from_inputs(inputs, base.catalogue(), options), inputs.native_functions.path, options);
+}
+
+Predictions predict_from_model(const TorchgenModel& model, const ReleaseRules& rules, const TorchgenOptions& options) {
+  return predict(model, rules, compiled_keys(rules, options.build_backends));
+}
+
+void apply_predictions(Registry& base, const Predictions& predictions, const std::string& native_functions_path,
+                       const TorchgenOptions& options) {
   const Catalogue& catalogue = base.catalogue();
-  const Predictions predictions = predict_from_inputs(inputs, catalogue, options);
-  const ReleaseRules& rules = rules_or_throw(catalogue.version(), inputs.native_functions.path);
+  const ReleaseRules& rules = rules_or_throw(catalogue.version(), native_functions_path);
 
   std::unordered_map<std::string, const PredictedOperator*> predicted_ops;
   for (const auto& op : predictions.operators) predicted_ops[op.name] = &op;
@@ -70,7 +78,7 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
   Registry out(catalogue);
   out.torch_version = base.torch_version.empty() ? options.release : base.torch_version;
   out.sources = base.sources;
-  out.sources.push_back("torchgen:" + inputs.native_functions.path);
+  out.sources.push_back("torchgen:" + native_functions_path);
   out.on_refused = base.on_refused;
   // The base's kernels were accepted against the base's schemas; a YAML edit
   // that changes a schema is reported by `check`, not refused here.

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <optional>
 
 #include "builtin/builtin.h"
 #include "registry/sources.h"
@@ -48,18 +49,29 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
 
 }  // namespace
 
-std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Catalogue& catalogue) {
-  std::vector<Finding> out;
-  const ReleaseRules* rules = rules_for_release(catalogue.version());
-  if (!rules) return out;
+namespace {
+
+// Parses once: the refusals become findings, and the model (or nullopt when
+// the YAML does not load) is what `check` goes on with.
+std::optional<TorchgenModel> lint_and_parse(const TorchgenInputs& inputs, const Catalogue& catalogue,
+                                            const ReleaseRules& rules, std::vector<Finding>& out) {
   try {
-    ParseOptions options{rules, &catalogue, {"CPU"}};
+    ParseOptions options{&rules, &catalogue, {"CPU"}};
     TorchgenModel model = parse_torchgen_inputs(inputs, options);
-    add_generated_functions(model, *rules);
-    for (const Refusal& r : find_refusals(model, *rules)) out.push_back(refusal_finding(r));
+    add_generated_functions(model, rules);
+    for (const Refusal& r : find_refusals(model, rules)) out.push_back(refusal_finding(r));
+    return model;
   } catch (const InputError& e) {
     out.push_back(from_input_error(e.what(), inputs));
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Catalogue& catalogue) {
+  std::vector<Finding> out;
+  if (const ReleaseRules* rules = rules_for_release(catalogue.version())) lint_and_parse(inputs, catalogue, *rules, out);
   return out;
 }
 
@@ -84,13 +96,16 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
     inputs = read_torchgen_inputs(path);
     files.push_back(inputs.native_functions.path);
     if (inputs.derivatives) files.push_back(inputs.derivatives->path);
-    const size_t before = findings.size();
-    for (auto& f : lint_torchgen_yaml(inputs, registry->catalogue())) findings.push_back(std::move(f));
-    for (size_t i = before; i < findings.size(); ++i)
-      if (findings[i].rule == "load-error") return true;  // the YAML does not load
+    const ReleaseRules* rules = rules_for_release(registry->catalogue().version());
+    if (!rules) {
+      apply_torchgen(*registry, inputs, {});  // refuses the release, naming the known ones
+      return true;
+    }
+    const std::optional<TorchgenModel> model = lint_and_parse(inputs, registry->catalogue(), *rules, findings);
+    if (!model) return true;  // the YAML does not load
     TorchgenOptions options;
     options.go_on_after_refusal = true;
-    apply_torchgen(*registry, inputs, options);
+    apply_predictions(*registry, predict_from_model(*model, *rules, options), inputs.native_functions.path, options);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));
   }
