@@ -54,6 +54,8 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
       return false;
     return all || touched_by_files(op);
   };
+  if (!files.empty() && !options.include_base)
+    scope.kernel_by_user = [files](const Kernel& k) { return files.count(std::string(k.origin.file())) > 0; };
   scope.registered_by_user = [touched_by_files, include_base = options.include_base](const Operator& op) {
     return include_base || touched_by_files(op);
   };
