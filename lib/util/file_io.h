@@ -9,7 +9,8 @@
 namespace dispatchctl {
 
 // Whole file; gunzipped when it starts with the gzip magic. InputError on
-// a missing file, a directory, or a corrupt gzip stream.
+// a missing file, a directory, or a corrupt gzip stream. "git:REV:PATH" (no such
+// file here) is PATH at REV of the git checkout here, read with git show.
 std::string read_input_file(const std::string& path);
 // The file opened for reading as it is (no gunzip), with read_input_file's
 // errors: for readers that stream.
