@@ -2,12 +2,14 @@
 // an operator takes its formulas from (predict_autograd, refusals).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "torchgen/model.h"
+#include "torchgen/release_rules.h"
 
 namespace dispatchctl::torchgen {
 
@@ -56,5 +58,31 @@ class InfoMatcher {
   std::map<std::string, const DifferentiabilityInfo*> by_schema_;
   std::map<std::string, const DifferentiabilityInfo*> functional_, non_functional_;
 };
+
+// is_reference_for_foreach: the non-foreach functional op a _foreach_ op derives its formula from.
+inline bool is_reference_for_foreach(const FunctionSchema& foreach_op, const FunctionSchema& ref, bool inplace_ref) {
+  if (foreach_op.name.base.substr(std::string("_foreach_").size()) != ref.name.base) return false;
+  if (ref.name.inplace && !inplace_ref) return false;
+  const size_t n = std::min(foreach_op.arguments.size(), ref.arguments.size());
+  for (size_t i = 0; i < n; ++i) {
+    const SchemaArgument &a = foreach_op.arguments[i], &r = ref.arguments[i];
+    if (a.out || r.out) break;
+    const std::string elem = a.type.ends_with("[]") ? a.type.substr(0, a.type.size() - 2) : "";
+    if (r.type != a.type && r.type != elem) return false;
+  }
+  return true;
+}
+
+
+// gen_foreach_derivativeinfo: a _foreach_ op derives its info from its reference op's
+// formula (_foreach_zero_ takes zero_'s: _foreach_with_inplace_ref).
+inline bool has_foreach_reference(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
+  const bool inplace_ref = rules.foreach_with_inplace_ref.count(f.name()) != 0;
+  for (const auto& d : model.derivatives) {
+    const bool kind_ok = d.func.kind() == SchemaKind::Functional || (inplace_ref && d.func.kind() == SchemaKind::Inplace);
+    if (kind_ok && d.keys.count("Default") && is_reference_for_foreach(f.func, d.func, inplace_ref)) return true;
+  }
+  return false;
+}
 
 }  // namespace dispatchctl::torchgen

@@ -1,5 +1,6 @@
 // tools/autograd: VariableType (use_derived + derivatives.yaml dispatch keys),
 // ADInplaceOrViewType and TraceType (torchgen-rules.md §3).
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -7,6 +8,24 @@
 #include "torchgen/predict.h"
 
 namespace dispatchctl::torchgen {
+namespace {
+
+// gen_variable_type_func: an operator without a differentiability info gets
+// the boxed autograd-not-implemented kernel when it has a differentiable
+// output and no name in the exempt lists; a _foreach_ op with a reference
+// formula has an info (generated from it).
+bool gets_not_implemented_kernel(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
+  if (!model.has_derivatives_yaml || rules.autograd_not_implemented_exempt.empty()) return false;
+  if (is_foreach(f) && has_foreach_reference(f, model, rules)) return false;
+  const std::string cpp = cpp_name(f.func);
+  const std::string wrapper = cpp + (f.func.overload.empty() ? "" : "_" + f.func.overload);
+  for (const std::string& name : {f.func.name.base, f.func.name.to_string(), cpp, wrapper})
+    if (rules.autograd_not_implemented_exempt.count(name)) return false;
+  return std::any_of(f.func.returns.begin(), f.func.returns.end(),
+                     [](const SchemaReturn& r) { return type_is_tensor_like(r.type); });
+}
+
+}  // namespace
 
 void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
                       std::vector<PredictedRegistration>& out) {
@@ -18,7 +37,7 @@ void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
     const DifferentiabilityInfo* info = matcher.find(f);
     if (!f.is_abstract_for_autograd() && !(info && info->has_derivatives())) continue;
     if (!info) {
-      out.push_back({op, "Autograd", "autograd", "VariableType.cpp", f.loc, true});
+      out.push_back({op, "Autograd", "autograd", "VariableType.cpp", f.loc, gets_not_implemented_kernel(f, model, rules)});
     } else {
       for (const auto& [key, formula] : info->keys) {
         const bool default_key = key == "Default";

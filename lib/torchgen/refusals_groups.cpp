@@ -127,20 +127,6 @@ bool names_something(const std::string& key, const FunctionSchema& s) {
   return names.size() == 1 && names.front() == "result";
 }
 
-// is_reference_for_foreach: the non-foreach functional op a _foreach_ op derives its formula from.
-bool is_reference(const FunctionSchema& foreach_op, const FunctionSchema& ref, bool inplace_ref) {
-  if (foreach_op.name.base.substr(std::string("_foreach_").size()) != ref.name.base) return false;
-  if (ref.name.inplace && !inplace_ref) return false;
-  const size_t n = std::min(foreach_op.arguments.size(), ref.arguments.size());
-  for (size_t i = 0; i < n; ++i) {
-    const SchemaArgument &a = foreach_op.arguments[i], &r = ref.arguments[i];
-    if (a.out || r.out) break;
-    const std::string elem = a.type.ends_with("[]") ? a.type.substr(0, a.type.size() - 2) : "";
-    if (r.type != a.type && r.type != elem) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
@@ -179,13 +165,7 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
     if (info || !f.is_abstract_for_autograd()) continue;
     const std::string base_overload = f.func.name.base + (f.func.overload.empty() ? "" : "." + f.func.overload);
     if (rules.foreach_ops_without_differentiability_info.count(base_overload)) continue;
-    // _foreach_zero_ takes zero_'s formula (_foreach_with_inplace_ref).
-    const bool inplace_ref = rules.foreach_with_inplace_ref.count(f.name()) != 0;
-    const bool referenced = std::any_of(model.derivatives.begin(), model.derivatives.end(), [&](const auto& d) {
-      const bool kind_ok = d.func.kind() == SchemaKind::Functional || (inplace_ref && d.func.kind() == SchemaKind::Inplace);
-      return kind_ok && d.keys.count("Default") && is_reference(f.func, d.func, inplace_ref);
-    });
-    if (!referenced)
+    if (!has_foreach_reference(f, model, rules))
       out.push_back(make_refusal(f, "foreach-without-reference", base_overload + " should have a differentiability "
                                                                                   "info"));
   }

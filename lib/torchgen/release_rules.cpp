@@ -118,6 +118,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.flag("foreach_inplace_needs_derivatives", r.foreach_inplace_needs_derivatives);
   in.names("foreach_ops_without_differentiability_info", r.foreach_ops_without_differentiability_info);
   in.names("foreach_with_inplace_ref", r.foreach_with_inplace_ref);
+  in.names("autograd_not_implemented_exempt", r.autograd_not_implemented_exempt);
   in.no_other_fields();
   return r;
 }

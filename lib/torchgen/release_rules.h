@@ -62,6 +62,12 @@ struct ReleaseRules {
   bool foreach_inplace_needs_derivatives = false;
   std::set<std::string> foreach_ops_without_differentiability_info;
   std::set<std::string> foreach_with_inplace_ref;  // in-place _foreach_ ops whose reference is in-place too
+  // gen_variable_type_func registers the boxed autograd-not-implemented kernel
+  // for an operator without a formula unless one of its names (base name,
+  // cpp name, type wrapper name "cpp_overload") is in DONT_REQUIRE_DERIVATIVE,
+  // RESET_GRAD_ACCUMULATOR or the DONT_ENFORCE_* lists: their union. Empty in
+  // a release whose derivatives.yaml we do not have (no prediction then).
+  std::set<std::string> autograd_not_implemented_exempt;
 };
 
 // One rules file: every field above, each required, no other (InputError
