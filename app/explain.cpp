@@ -2,12 +2,12 @@
 // (or none), and how a key fares across the registry.
 #include "common.h"
 #include "explain/key_report.h"
-#include "query/op_select.h"
+#include "load/selection.h"
+#include "registry/op_select.h"
 #include "registry/key_lookup.h"
 #include "render/explain_render.h"
 #include "render/key_report_render.h"
 #include "util/errors.h"
-#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -28,16 +28,13 @@ struct ExplainCommand {
   }
 
   int run_operators() const {
-    auto [reg, selected] = load_and_select(registry.manifests, ops);
+    auto [reg, selected] = load_and_select(registry.request(), ops);
     const Key k = require_key(reg->catalogue(), key, "--key");
     std::string out;
     if (format == "json") {
-      nlohmann::ordered_json doc = json_document();
-      doc["torch_version"] = reg->torch_version;
-      doc["explanations"] = nlohmann::ordered_json::array();
-      for (const Operator* op : selected)
-        doc["explanations"].push_back(explain_json(*reg, explain_operator_key(*reg, *op, k)));
-      out = doc.dump(2) + "\n";
+      std::vector<OperatorKeyExplanation> explanations;
+      for (const Operator* op : selected) explanations.push_back(explain_operator_key(*reg, *op, k));
+      out = explain_json_document_text(*reg, explanations);
     } else {
       const ExplainTextOptions options{stdout_is_color_terminal(), static_cast<int>(output_width())};
       for (const Operator* op : selected) {
@@ -50,7 +47,7 @@ struct ExplainCommand {
   }
 
   int run_key() const {
-    auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.manifests, op_filter).registry;
+    auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.request(), op_filter).registry;
     const Catalogue& cat = reg->catalogue();
     const Key k = require_key(cat, key, "--key");
     const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);

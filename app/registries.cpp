@@ -4,7 +4,7 @@
 #include "builtin/builtin.h"
 #include "common.h"
 #include "query/predicates.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "render/json_document.h"
 #include "util/wrap.h"
 

@@ -2,11 +2,12 @@
 #include "common.h"
 #include "live/live_table.h"
 #include "render/live_render.h"
-#include "query/op_select.h"
+#include "load/selection.h"
+#include "registry/op_select.h"
 #include "query/predicates.h"
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/show_render.h"
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 #include "render/json_document.h"
 
 namespace dispatchctl::cli {
@@ -60,7 +61,7 @@ struct ShowCommand {
   }
 
   int run() const {
-    auto [reg, selected] = load_and_select(registry.manifests, ops);
+    auto [reg, selected] = load_and_select(registry.request(), ops);
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
     TableComputer computer(*reg);
@@ -73,14 +74,10 @@ struct ShowCommand {
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         operators.push_back(std::move(j));
       }
-      nlohmann::ordered_json doc = json_document();
-      doc["torch_version"] = reg->torch_version;
-      if (const std::string text = note.text(cat); !text.empty()) doc["build_note"] = text;
-      doc["operators"] = std::move(operators);
-      write_stdout(doc.dump(2) + "\n");
+      write_stdout(show_json_document_text(*reg, note.text(cat), std::move(operators)));
     } else {
       // Operator by operator into one fixed buffer handed to stdout as it
-      // fills (render/chunked_output.h): memory stays flat and small however
+      // fills (util/chunked_output.h): memory stays flat and small however
       // many tables are printed.
       ChunkedOutput chunks(write_stdout);
       std::string out;  // one text or state block at a time

@@ -1,6 +1,7 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
 #include "common.h"
-#include "query/op_select.h"
+#include "load/selection.h"
+#include "registry/op_select.h"
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
 #include "trace/trace.h"
@@ -73,7 +74,7 @@ struct TraceCommand {
   std::string format;
 
   int run() const {
-    auto [reg, selected] = load_and_select(registry.manifests, {op});
+    auto [reg, selected] = load_and_select(registry.request(), {op});
     // aten::nonzero is also the unnamed overload's full name: trace that one.
     if (const Operator* exact = reg->find(canonical_op_pattern(op)); exact && selected.size() > 1) selected = {exact};
     if (selected.size() != 1)

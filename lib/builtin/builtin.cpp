@@ -40,6 +40,13 @@ const std::vector<BuiltinRegistry>& builtin_registries() {
 
 std::string_view exporter_script() { return span(dispatchctl_exporter_begin, dispatchctl_exporter_end); }
 
+std::string builtin_registry_names() {
+  std::string names;
+  for (const auto& b : builtin_registries())
+    names += (names.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
+  return names;
+}
+
 const BuiltinRegistry* find_builtin(std::string_view name) {
   if (name.substr(0, k_builtin_prefix.size()) == k_builtin_prefix) name.remove_prefix(k_builtin_prefix.size());
   for (const auto& b : builtin_registries()) {

@@ -27,6 +27,9 @@ struct BuiltinRegistry {
 const std::vector<BuiltinRegistry>& builtin_registries();
 // "builtin:2.14.1" or "builtin:2.14" -> the entry; nullptr if unknown.
 const BuiltinRegistry* find_builtin(std::string_view name);
+// "builtin:2.14.1, builtin:1.13.1": every built-in registry by the name a user
+// types, newest (the default) first, for messages and help texts.
+std::string builtin_registry_names();
 // The exporter as this binary was built with it: tools/dispatchctl-export.py
 // with the modules of tools/dispatchctl_exporter/ inlined (one file a user's
 // Python runs; cmake/inline_exporter.cmake writes it as

@@ -7,7 +7,7 @@
 //     autograd-not-implemented kernel (no derivatives.yaml formula any more).
 #include "check/lint_changes.h"
 
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "table/table.h"
 
 namespace dispatchctl {

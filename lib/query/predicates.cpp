@@ -2,17 +2,14 @@
 
 #include <algorithm>
 
-#include "explain/kernel_kind.h"
-#include "query/op_select.h"
+#include "table/kernel_kind.h"
+#include "registry/op_select.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/suggest.h"
 #include "util/typed_name.h"
 
-#if __has_include("live/live_table.h")
 #include "live/live_table.h"
-#define DISPATCHCTL_LIVE_REPLAY 1
-#endif
 
 namespace dispatchctl {
 
@@ -36,21 +33,7 @@ Key computed_row_key(const Catalogue& cat, Key k) {
   return k;
 }
 
-Row live_row(const Registry& registry, const Operator& op, Key k) {
-#ifdef DISPATCHCTL_LIVE_REPLAY
-  return replay_live_table(registry, op).live(k);
-#else
-  return compute_row(registry, op, k);
-#endif
-}
-
-bool live_replay_built_in() {
-#ifdef DISPATCHCTL_LIVE_REPLAY
-  return true;
-#else
-  return false;
-#endif
-}
+Row live_row(const Registry& registry, const Operator& op, Key k) { return replay_live_table(registry, op).live(k); }
 
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k) {
   return live_row(registry, op, computed_row_key(registry.catalogue(), k)).valid();

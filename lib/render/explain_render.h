@@ -18,6 +18,10 @@ void append_explain_text(std::string& out, const Registry& registry, const Opera
                          const ExplainTextOptions& options);
 // One operator's explanation; the CLI wraps them as
 // {"torch_version", "explanations": [...]}.
+// The document `explain OP --format json` prints: the release and one
+// explain_json per operator.
+std::string explain_json_document_text(const Registry& registry,
+                                       const std::vector<OperatorKeyExplanation>& explanations);
 nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyExplanation& e);
 
 // "n/a", "no registration", "blocked", "chosen", "shadowed", "not reached".

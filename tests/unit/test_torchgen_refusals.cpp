@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "builtin/builtin_catalogues.h"
 #include "torchgen/refusals.h"
 #include "torchgen_support.h"
 #include "util/errors.h"
@@ -38,7 +39,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 std::vector<torchgen::Refusal> refusals(const torchgen::TorchgenInputs& inputs) {
   const auto& rules = *torchgen::rules_for_release("2.14.1");
-  torchgen::ParseOptions options{&rules, Catalogue::for_version("2.14.1"), {"CPU"}};
+  torchgen::ParseOptions options{&rules, builtin_catalogue("2.14.1"), {"CPU"}};
   torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(inputs, options);
   torchgen::add_generated_functions(model, rules);
   return torchgen::find_refusals(model, rules);
@@ -124,7 +125,7 @@ const Edit k_edits[] = {
 TEST_CASE("refusals: PyTorch's own YAML of both releases is accepted") {
   for (const char* v : {"2.14.1", "1.13.1"}) {
     const auto& rules = *torchgen::rules_for_release(v);
-    torchgen::ParseOptions options{&rules, Catalogue::for_version(v), {"CPU"}};
+    torchgen::ParseOptions options{&rules, builtin_catalogue(v), {"CPU"}};
     torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(test::torchgen_inputs(v), options);
     torchgen::add_generated_functions(model, rules);
     const auto found = torchgen::find_refusals(model, rules);
@@ -162,6 +163,6 @@ TEST_CASE("refusals: every reader of the YAML refuses with the same one line") {
         inputs.native_functions.path + ":" + std::to_string(found[0].loc.line) +
             ": unnecessary dispatch table for this function; just delete the dispatch key entirely; delete the "
             "dispatch table: CompositeImplicitAutograd with that kernel is the default");
-  CHECK_THROWS_WITH_AS(torchgen::predict_from_inputs(inputs, *Catalogue::for_version("2.14.1"), {}),
+  CHECK_THROWS_WITH_AS(torchgen::predict_from_inputs(inputs, *builtin_catalogue("2.14.1"), {}),
                        found[0].to_string().c_str(), InputError);
 }

@@ -1,11 +1,12 @@
-#include "torchgen/lint_yaml.h"
+#include "check/lint_torchgen_yaml.h"
+#include "builtin/builtin_catalogues.h"
 
 #include <cstdlib>
 #include <map>
 #include <optional>
 
 #include "builtin/builtin.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
 #include "torchgen/refusals.h"
@@ -85,8 +86,7 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
     if (!registry) {
       // A backend YAML names PyTorch's operators; torchgen's own YAML defines them.
       if (backend) registry = load_registry({std::string(k_default_registry)});
-      else registry = std::make_unique<Registry>(*Catalogue::for_version(TorchgenOptions{}.release));
-      registry->torch_version = TorchgenOptions{}.release;
+      else registry = std::make_unique<Registry>(*builtin_catalogue(k_default_release), std::string(k_default_release));
     }
     if (backend) {
       files.push_back(path);
