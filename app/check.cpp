@@ -14,9 +14,10 @@ namespace {
 constexpr const char* k_default_config = "dispatchctl.json";
 
 struct CheckCommand {
-  std::vector<std::string> sources, require, ops;
+  std::vector<std::string> sources, require, ops, base;
   std::string format, config;
-  bool no_config = false, warnings_as_errors = false, list_checks = false, include_base = false;
+  bool no_config = false, warnings_as_errors = false, list_checks = false, include_base = false,
+       show_existing = false;
 
   int run() {
     if (list_checks) {
@@ -38,10 +39,14 @@ struct CheckCommand {
     options.op_patterns.insert(options.op_patterns.end(), ops.begin(), ops.end());
     options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
     options.include_base = options.include_base || include_base;
+    options.base = base;
+    options.show_existing = show_existing;
+    if (show_existing && base.empty()) throw InputError("--show-existing needs --base SOURCE (the sources before the change)");
     CheckResult result = run_check(sources, options);
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
     else if (format == "sarif") write_stdout(findings_sarif(result, DISPATCHCTL_VERSION).dump(2) + "\n");
     else if (format == "github") write_stdout(findings_github(result));
+    else if (format == "markdown") write_stdout(findings_markdown(result, std::filesystem::current_path().string()));
     else write_stdout(findings_text(result, output_width()));
     keep_until_exit(std::move(result.registry));
     return result.has_errors() ? 1 : 0;
@@ -56,7 +61,7 @@ void setup_check(CLI::App& app, int& exit_code) {
   sub->add_option("MANIFEST", command->sources,
                   "Sources as -m takes them (manifest files, -, builtin:VERSION, python[:P], torchgen:PATH, "
                   "torchgen-backend:FILE), layered in order (builtin: and python: first)");
-  add_format_option(sub, command->format, {"text", "json", "sarif", "github"});
+  add_format_option(sub, command->format, {"text", "json", "sarif", "github", "markdown"});
   sub->add_option("--require", command->require,
                   "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "
                   "its runtime keys the operator has backend kernels for");
@@ -67,6 +72,11 @@ void setup_check(CLI::App& app, int& exit_code) {
   sub->add_flag("--include-base", command->include_base,
                 "Also lint the operators of builtin:/base registries the manifest files do not touch "
                 "(and let no-autograd-kernel report PyTorch's own operators)");
+  sub->add_option("--base", command->base,
+                  "The sources before the change, layered like MANIFEST (repeatable; torchgen:git:REV reads "
+                  "a checkout's YAML at REV): report only the findings the change brings");
+  sub->add_flag("--show-existing", command->show_existing,
+                "With --base: also list the findings the base already has (marked pre-existing)");
   sub->add_flag("--list-checks", command->list_checks, "List the rules with their default severity");
   sub->footer(
       "Scope: with manifest files, only the operators they touch are checked (a backend's\n"
@@ -83,6 +93,7 @@ void setup_check(CLI::App& app, int& exit_code) {
       "  dispatchctl check " + newest_builtin() + " my_backend.json --require AutogradPrivateUse1 --op 'aten::*'\n"
       "  dispatchctl check " + newest_builtin() + " my_ops.json --require Autograd --require Meta\n"
       "  dispatchctl check my_ops.json --format sarif > dispatchctl.sarif\n"
+      "  dispatchctl check builtin:2.14.1 torchgen:. --base builtin:2.14.1 --base torchgen:git:origin/main\n"
       "  dispatchctl check --list-checks");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }

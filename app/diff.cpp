@@ -41,6 +41,7 @@ struct DiffCommand {
     const DiffRenderOptions options{summary, label(old_sources), label(new_sources), locations};
     if (format == "json") write_stdout(diff_json_text(result, options));
     else if (format == "html") write_stdout(diff_html(result, options.old_label, options.new_label));
+    else if (format == "markdown") write_stdout(diff_markdown(result, options));
     else write_stdout(diff_text(result, options));
     keep_until_exit(std::move(before));
     keep_until_exit(std::move(after));
@@ -60,7 +61,7 @@ void setup_diff(CLI::App& app, int& exit_code) {
   sub->add_option("--new", command->new_sources, "New side, layered in order (repeatable)");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
   sub->add_option("--key", command->keys, "Only rows at this runtime key (repeatable)");
-  add_format_option(sub, command->format, {"text", "json", "html"});
+  add_format_option(sub, command->format, {"text", "json", "html", "markdown"});
   sub->add_flag("--summary", command->summary,
                 "Only the summary: counts, fallbacks, row changes per key (JSON: operators without rows)");
   sub->add_flag("--locations", command->locations,

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "check/lint.h"
+#include "check/lint_changes.h"
 #include "builtin/builtin.h"
 #include "check/load.h"
 #include "load/source_spec.h"
@@ -13,11 +14,6 @@
 #include "util/errors.h"
 
 namespace dispatchctl {
-
-bool CheckResult::has_errors() const {
-  return std::any_of(findings.begin(), findings.end(),
-                     [](const Finding& f) { return f.severity == Severity::Error; });
-}
 
 namespace {
 
@@ -60,6 +56,8 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
       return false;
     return all || touched_by_files(op);
   };
+  if (!files.empty() && !options.include_base)
+    scope.kernel_by_user = [files](const Kernel& k) { return files.count(std::string(k.origin.file())) > 0; };
   scope.registered_by_user = [touched_by_files, include_base = options.include_base](const Operator& op) {
     return include_base || touched_by_files(op);
   };
@@ -69,6 +67,23 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
 }  // namespace
 
 CheckResult run_check(const std::vector<std::string>& sources, const CheckOptions& options) {
+  if (!options.base.empty()) {
+    CheckOptions plain = options;
+    plain.base.clear();
+    CheckResult base = run_check(options.base, plain);
+    CheckResult result = run_check(sources, plain);
+    if (base.registry && result.registry && result.in_scope) {
+      std::vector<Finding> costs;
+      lint_changes(*base.registry, *result.registry, result.in_scope, costs);
+      for (auto& f : costs)
+        if (auto s = severity_for(options, f.rule)) {
+          f.severity = *s;
+          result.findings.push_back(std::move(f));
+        }
+    }
+    compare_to_base(result, std::move(base), options.show_existing);
+    return result;
+  }
   CheckLoad load = load_for_check(sources);
   CheckResult result;
   result.sources = sources;
@@ -84,6 +99,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
       if (const SourceSpec spec = parse_source_spec(s); spec.kind == SourceSpec::Kind::File)
         manifest_files.push_back(spec.argument);
     const LintScope scope = make_scope(registry, manifest_files, options);
+    result.in_scope = scope.contains;
     for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
     using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);
     const std::pair<std::string_view, Lint> lints[] = {

@@ -3,6 +3,7 @@
 // reports everything; the library never prints.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -23,6 +24,10 @@ struct CheckOptions {
   bool warnings_as_errors = false;
   // With manifest files, also lint the base registry's operators they do not touch.
   bool include_base = false;
+  // `--base`: the sources before the change (layered like the checked ones).
+  // Non-empty: only the findings the change brings are reported.
+  std::vector<std::string> base;
+  bool show_existing = false;  // with base: list the pre-existing findings too
 };
 
 // dispatchctl.json: {"dispatchctl_check": 1, "rules": {"ID": "off|note|warning|error"},
@@ -38,6 +43,13 @@ struct CheckResult {
   // The registry checked (null when nothing loaded): the caller decides when
   // to free it (the CLI leaves it to the process exit, app/common.h).
   std::unique_ptr<Registry> registry;
+  // With CheckOptions::base: how the findings compare to the base's (identity
+  // = rule, operator, key, kind; never the line). `findings` holds the new
+  // ones (and, with show_existing, the pre-existing ones, marked).
+  std::function<bool(const Operator&)> in_scope;  // the operators checked
+  bool compared_to_base = false;
+  size_t new_count = 0, existing_count = 0;
+  std::vector<Finding> fixed;  // the base's findings the change removes
   bool has_errors() const;
 };
 
@@ -49,5 +61,9 @@ struct CheckResult {
 // operator. Load errors sort first; they are always errors. InputError for a --require key or --op name that does not
 // exist, or a builtin: source listed after a manifest file.
 CheckResult run_check(const std::vector<std::string>& sources, const CheckOptions& options);
+
+// Keeps in `result` only what is new against `base` (both sorted results of
+// run_check); see CheckResult::compared_to_base.
+void compare_to_base(CheckResult& result, CheckResult base, bool show_existing);
 
 }  // namespace dispatchctl

@@ -29,6 +29,11 @@ struct Finding {
   Location location;
   std::string op;   // operator name, if any
   std::string key;  // dispatch key, if any
+  // What exactly is wrong within the rule (a torchgen refusal's kind, a
+  // missing formula's name): with rule, op and key, the finding's identity
+  // that `check --base` compares (never the line).
+  std::string kind;
+  bool pre_existing = false;  // `check --base --show-existing`: the base has it too
 };
 
 struct RuleInfo {

@@ -149,6 +149,10 @@ void lint_ambiguity(const Registry& registry, const LintScope& scope, std::vecto
       const Kernel* k = op.active(kk.key);
       if (k->sequence > latest->sequence) latest = k;
     }
+    // A backend's manifest is not to blame for PyTorch's own ambiguity (CIA + Vulkan on max_pool2d).
+    if (scope.kernel_by_user && !scope.kernel_by_user(*op.active(cia)) &&
+        std::none_of(backends.begin(), backends.end(), [&](Key k) { return scope.kernel_by_user(*op.active(k)); }))
+      continue;
     Finding f = make("autogradother-ambiguity", op, latest->origin,
                      op.name + " has a CompositeImplicitAutograd kernel and kernels for " +
                          key_names(cat, backends) +
@@ -180,6 +184,9 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
       if (k->sequence > latest->sequence) latest = k;
     }
     if (others.empty()) continue;
+    if (scope.kernel_by_user && !scope.kernel_by_user(*op.active(cia)) &&
+        std::none_of(others.begin(), others.end(), [&](Key k) { return scope.kernel_by_user(*op.active(k)); }))
+      continue;  // PyTorch's own combination, untouched by the files checked
     // Keys of the CIA set that neither the operator's own kernels nor an
     // alias fill, and that the math kernel would have filled (§3.2 step 6).
     std::vector<Key> lost;
@@ -190,8 +197,26 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
           rule == Rule::AmbiguousAutogradOther || rule == Rule::FuncTorchBatchedDecomposition)
         lost.push_back(k);
     }
+    // PyTorch ships such operators (linear, matmul, chunk, narrow): the backend
+    // kernels win on their keys and the math kernel stays everywhere else.
+    // Gradients on a backend key survive when its autograd key has a kernel
+    // of the operator's own (a derivatives.yaml formula's, an Autograd<B> one).
+    std::vector<Key> with_grad, without_grad;
+    for (Key k : others) {
+      if (cat.is_alias(k) || cat.backend_of(k) == 0) continue;
+      const Key autograd_key = cat.functionality_of(k) == nested ? cat.well_known().autograd_nested_tensor
+                                                                 : cat.autograd_key_from_backend(cat.backend_of(k));
+      const Rule r = compute_row(registry, op, autograd_key).rule;
+      (r == Rule::Direct || r == Rule::Autograd ? with_grad : without_grad).push_back(k);
+    }
     std::string message = op.name + " has a CompositeImplicitAutograd kernel together with " +
-                          key_names(cat, others) + " (torchgen forbids this); ";
+                          key_names(cat, others) + ": those kernels win on their keys; ";
+    if (!without_grad.empty())
+      message += "gradients are lost on " + key_names(cat, without_grad) +
+                 " (no autograd kernel of the operator's own there; only the math kernel is differentiated "
+                 "through); ";
+    if (!with_grad.empty())
+      message += "gradients on " + key_names(cat, with_grad) + " come from the operator's own autograd kernel; ";
     message += lost.empty() ? std::string("no key loses the math kernel yet")
                             : std::to_string(lost.size()) + (lost.size() == 1 ? " key loses" : " keys lose") +
                                   " the math kernel: " + summarize_keys(cat, lost);

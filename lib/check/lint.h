@@ -16,6 +16,10 @@ struct LintScope {
   // (no-autograd-kernel: hundreds of aten ops are deliberately not
   // differentiable) report only these, also when only builtins are checked.
   std::function<bool(const Operator&)> registered_by_user;
+  // Kernels the checked files registered (null: every kernel counts). Rows a
+  // backend's kernels never reach are not the backend's findings, and its
+  // --require Autograd means its own autograd keys.
+  std::function<bool(const Kernel&)> kernel_by_user;
   std::vector<Key> required;  // runtime keys
   // Alias keys given to --require: each stands for its runtime keys the
   // operator has a backend kernel for (--require Autograd -> AutogradCPU …).
@@ -24,7 +28,9 @@ struct LintScope {
 
 // The autograd keys (Autograd<backend>, AutogradOther) an operator's own
 // backend kernels (direct, CompositeExplicitAutograd[NonFunctional]) need, in table order.
-std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Operator& op);
+// With `only`, only the kernels it accepts count.
+std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Operator& op,
+                                                  const std::function<bool(const Kernel&)>& only = nullptr);
 // scope.required plus the runtime keys scope.required_aliases stand for on `op`.
 std::vector<Key> required_keys_for(const Catalogue& cat, const Operator& op, const LintScope& scope);
 

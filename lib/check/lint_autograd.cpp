@@ -44,7 +44,8 @@ const AutogradLookup& autograd_lookup(const Catalogue& cat) {
 }
 }  // namespace
 
-std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Operator& op) {
+std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Operator& op,
+                                                  const std::function<bool(const Kernel&)>& only) {
   const AutogradLookup& lookup = autograd_lookup(cat);
   std::vector<Key> out;
   auto add = [&](Key backend_key) {
@@ -52,6 +53,11 @@ std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Op
     if (std::find(out.begin(), out.end(), autograd) == out.end()) out.push_back(autograd);
   };
   for (const auto& kk : op.by_key()) {
+    if (only) {
+      const auto kernels = op.kernels_at(kk.key);
+      if (std::none_of(kernels.begin(), kernels.end(), [&](std::uint32_t i) { return only(op.registrations[i]); }))
+        continue;
+    }
     if (cat.is_alias(kk.key)) {
       for (Key k : lookup.alias_runtime_keys[kk.key]) add(k);
     } else if (cat.is_runtime(kk.key) && cat.is_backend_dispatch_key(kk.key)) {
@@ -65,7 +71,12 @@ std::vector<Key> autograd_keys_of_backend_kernels(const Catalogue& cat, const Op
 std::vector<Key> required_keys_for(const Catalogue& cat, const Operator& op, const LintScope& scope) {
   std::vector<Key> keys = scope.required;
   if (scope.required_aliases.empty()) return keys;
-  const std::vector<Key> autograd = autograd_keys_of_backend_kernels(cat, op);
+  // A backend registering kernels for PyTorch's operators answers for its own
+  // backends' autograd keys only (AutogradPrivateUse1, not AutogradCPU).
+  const bool users_op = !scope.kernel_by_user || std::all_of(op.registrations.begin(), op.registrations.end(),
+                                                             [&](const Kernel& k) { return scope.kernel_by_user(k); });
+  const std::vector<Key> autograd =
+      autograd_keys_of_backend_kernels(cat, op, users_op ? std::function<bool(const Kernel&)>() : scope.kernel_by_user);
   std::vector<int> backends;
   for (Key a : autograd)
     for (int b = 1; b <= cat.backend_count(); ++b)

@@ -24,9 +24,10 @@ const std::vector<RuleInfo>& check_rules() {
       {"load-error", Severity::Error, "A manifest cannot be read or does not follow the manifest format",
        "The file is missing, is not JSON, or does not follow the manifest format (unknown field, unknown key, "
        "unsupported torch_version). Loading of that file stops at the error; fix it as the message says."},
-      {"torchgen-refusal", Severity::Error, "torchgen refuses this native_functions.yaml entry",
-       "torchgen's parser (NativeFunction.from_yaml, gen.py's error checks, generated variants) stops the "
-       "PyTorch build on it; the message is torchgen's own. Fix the entry at the YAML line shown."},
+      {"torchgen-refusal", Severity::Error, "torchgen refuses the YAML (native_functions, tags, derivatives)",
+       "Real torchgen stops the PyTorch build on this entry (an assert of torchgen/model.py, gen.py, "
+       "native_function_generation.py or tools/autograd); the message has torchgen's reason and the fix. "
+       "Every other command refuses the same YAML with the same line. See the README's table of refusals."},
       {"duplicate-definition", Severity::Error, "An operator's schema is defined twice",
        "PyTorch refuses a second def() of the same name and overload (\"Tried to register an operator "
        "... multiple times\"). Remove one \"schema\" or rename the overload."},
@@ -51,9 +52,12 @@ const std::vector<RuleInfo>& check_rules() {
        "or drop one of the two."},
       {"cia-with-backend-kernel", Severity::Warning,
        "CompositeImplicitAutograd together with backend or CompositeExplicitAutograd kernels",
-       "torchgen forbids it: a backend kernel keeps the math kernel away from its autograd key, a "
-       "CompositeExplicitAutograd kernel from every Autograd* key. The finding names the keys "
-       "that lose the math kernel. Register an Autograd kernel or drop the CIA kernel."},
+       "torchgen accepts it (PyTorch's own linear, matmul, chunk, narrow do it): a backend kernel "
+       "keeps the math kernel away from its key and its autograd key, a CompositeExplicitAutograd "
+       "kernel from every Autograd* key. The finding names the keys that lose the math kernel and "
+       "says whether gradients survive there (they do when the operator has its own Autograd "
+       "kernel, e.g. a derivatives.yaml formula; dropout-like operators without one lose them). "
+       "Register an Autograd kernel or drop the CIA kernel if that is not what you want."},
       {"no-autograd-kernel", Severity::Warning, "Backend kernels without an autograd kernel",
        "An operator with kernels for CPU, CUDA … (or CompositeExplicitAutograd) and nothing at "
        "Autograd, Autograd<backend> or CompositeImplicitAutograd: calls reach the autograd backend "
@@ -61,6 +65,17 @@ const std::vector<RuleInfo>& check_rules() {
        "warns and the gradients are missing); on 1.13 a fallthrough (outputs do not require grad). "
        "Register a kernel at Autograd (or CompositeImplicitAutograd), or a fallthrough at Autograd "
        "if the operator is not differentiable."},
+      {"math-kernel-lost", Severity::Warning, "A change takes the math kernel away from keys (check --base)",
+       "The operator had a CompositeImplicitAutograd kernel before the change and has none after it, so "
+       "keys it used to fill (CPU included, for a YAML entry that gains a dispatch: table such as a lone "
+       "SparseCPU entry) now have no kernel and calls there raise. List CompositeImplicitAutograd in the "
+       "dispatch table or give those keys kernels."},
+      {"backward-not-implemented", Severity::Warning,
+       "A change leaves an operator's backward unimplemented (check --base)",
+       "The operator's Autograd kernel was a generated VariableType kernel before the change and is "
+       "PyTorch's boxed autograd-not-implemented kernel after it (its derivatives.yaml formula is gone, "
+       "or it moved from CompositeImplicitAutograd to explicit kernels without one): the forward runs, "
+       "backward raises \"derivative for OP is not implemented\". Add the formula."},
       {"required-key", Severity::Error, "A required key is left without a kernel",
        "With --require KEY (or \"require\" in dispatchctl.json), every operator in scope must get a "
        "kernel from its own registrations at KEY; a backend fallback or nothing does not count. An "

@@ -26,6 +26,9 @@ std::string describe_group(const OperatorDiff& op, const ChangeGroup& group);
 std::string shape_words(const RowShape& shape);
 std::string diff_text(const DiffResult& result, const DiffRenderOptions& options);
 nlohmann::ordered_json diff_json(const DiffResult& result, const DiffRenderOptions& options);
+// A PR comment (GitHub-flavoured markdown): counts table, one collapsible
+// section per operator with its row groups and registrations (FILE#LLINE links).
+std::string diff_markdown(const DiffResult& result, const DiffRenderOptions& options);
 // The same document as text, one operator per line (fast on full registries).
 std::string diff_json_text(const DiffResult& result, const DiffRenderOptions& options);
 

@@ -21,12 +21,23 @@ std::string place(const Location& loc) {
   return out;
 }
 
+}  // namespace
+
+std::string base_summary(const CheckResult& r) {
+  return std::to_string(r.new_count) + " new, " + std::to_string(r.fixed.size()) + " fixed, " +
+         std::to_string(r.existing_count) + " pre-existing";
+}
+
+namespace {
+
 std::string summary_line(const CheckResult& r) {
   size_t counts[3] = {0, 0, 0};
   for (const auto& f : r.findings) ++counts[static_cast<int>(f.severity)];
   auto n = [](size_t k, const char* word) { return std::to_string(k) + " " + word + (k == 1 ? "" : "s"); };
-  return n(counts[2], "error") + ", " + n(counts[1], "warning") + ", " + n(counts[0], "note") + " in " +
-         std::to_string(r.operators_checked) + " operator" + (r.operators_checked == 1 ? "" : "s") + "\n";
+  std::string out = n(counts[2], "error") + ", " + n(counts[1], "warning") + ", " + n(counts[0], "note") + " in " +
+                    std::to_string(r.operators_checked) + " operator" + (r.operators_checked == 1 ? "" : "s") + "\n";
+  if (r.compared_to_base) out += base_summary(r) + "\n";
+  return out;
 }
 
 // Workflow command data: %, CR and LF; properties also : and ,.
@@ -58,7 +69,7 @@ std::string findings_text(const CheckResult& r, size_t width) {
   std::string out;
   for (const auto& f : r.findings) {
     out += place(f.location) + ": " + std::string(severity_name(f.severity)) + ": " + f.message +
-           " [" + f.rule + "]\n";
+           " [" + f.rule + (f.pre_existing ? ", pre-existing" : "") + "]\n";
     if (!f.details.empty()) {
       size_t pos = 0;
       while (pos <= f.details.size()) {
@@ -96,8 +107,11 @@ json findings_json(const CheckResult& r) {
                      {"line", f.location.line}, {"column", f.location.column}};
     j["operator"] = f.op.empty() ? json() : json(f.op);
     j["key"] = f.key.empty() ? json() : json(f.key);
+    if (!f.kind.empty()) j["kind"] = f.kind;
+    if (r.compared_to_base) j["pre_existing"] = f.pre_existing;
     findings.push_back(std::move(j));
   }
+  if (r.compared_to_base) doc["base"] = {{"new", r.new_count}, {"fixed", r.fixed.size()}, {"pre_existing", r.existing_count}};
   doc["findings"] = std::move(findings);
   return doc;
 }

@@ -19,6 +19,12 @@ nlohmann::ordered_json findings_json(const CheckResult& result);
 nlohmann::ordered_json findings_sarif(const CheckResult& result, const std::string& tool_version);
 // ::error file=F,line=L,col=C,title=RULE::message (escaped as GitHub requires).
 std::string findings_github(const CheckResult& result);
+// GitHub-flavoured markdown for a PR comment: summary table, one collapsible
+// section per operator, FILE#LLINE links relative to `repo_root` (a prefix
+// stripped from absolute paths; "" keeps the paths as given).
+std::string findings_markdown(const CheckResult& result, const std::string& repo_root);
+// "N new, M fixed, K pre-existing" (check --base).
+std::string base_summary(const CheckResult& result);
 // --list-checks.
 std::string rules_text();
 

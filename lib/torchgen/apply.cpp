@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "torchgen/refusals.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/split_list.h"
@@ -52,13 +53,22 @@ Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& c
   ParseOptions parse{&rules, &catalogue, options.build_backends};
   TorchgenModel model = parse_torchgen_inputs(inputs, parse);
   add_generated_functions(model, rules);
+  if (!options.go_on_after_refusal) refuse_if_any(model, rules);
   return predict(model, rules, compiled_keys(rules, options.build_backends));
 }
 
 void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const TorchgenOptions& options) {
+  apply_predictions(base, predict_from_inputs(inputs, base.catalogue(), options), inputs.native_functions.path, options);
+}
+
+Predictions predict_from_model(const TorchgenModel& model, const ReleaseRules& rules, const TorchgenOptions& options) {
+  return predict(model, rules, compiled_keys(rules, options.build_backends));
+}
+
+void apply_predictions(Registry& base, const Predictions& predictions, const std::string& native_functions_path,
+                       const TorchgenOptions& options) {
   const Catalogue& catalogue = base.catalogue();
-  const Predictions predictions = predict_from_inputs(inputs, catalogue, options);
-  const ReleaseRules& rules = rules_or_throw(catalogue.version(), inputs.native_functions.path);
+  const ReleaseRules& rules = rules_or_throw(catalogue.version(), native_functions_path);
 
   std::unordered_map<std::string, const PredictedOperator*> predicted_ops;
   for (const auto& op : predictions.operators) predicted_ops[op.name] = &op;
@@ -67,7 +77,7 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
 
   Registry out(catalogue, base.torch_version());
   out.sources = base.sources;
-  out.sources.push_back("torchgen:" + inputs.native_functions.path);
+  out.sources.push_back("torchgen:" + native_functions_path);
   out.on_refused = base.on_refused;
   // The base's kernels were accepted against the base's schemas; a YAML edit
   // that changes a schema is reported by `check`, not refused here.
@@ -90,6 +100,11 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
             k.origin = origin;
             break;
           }
+      if (r->not_implemented) {
+        k.signature = OptionalText();
+        k.boxed = true;
+        k.unboxed = false;
+      }
       out.impl(name, k);
     }
   };

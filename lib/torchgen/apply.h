@@ -17,6 +17,9 @@ constexpr std::string_view k_torchgen_prefix = "torchgen:";
 
 struct TorchgenOptions {
   std::set<std::string> build_backends = {"CPU"};
+  // `check` reports the refusals itself and goes on with torchgen's reading
+  // of the YAML; every other reader stops at the first (TorchgenRefusal).
+  bool go_on_after_refusal = false;
 };
 
 // Everything torchgen would generate for these inputs (parse, O2, predict).
@@ -25,6 +28,11 @@ Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& c
 // base_or_empty: a registry of the same release (its codegen registrations
 // are replaced) or an empty one (the predictions alone).
 void apply_torchgen(Registry& base_or_empty, const TorchgenInputs& inputs, const TorchgenOptions& options);
+// The two halves of apply_torchgen, for a caller that holds the parsed model
+// (`check` finds the refusals on it first): model with its generated variants.
+Predictions predict_from_model(const TorchgenModel& model, const ReleaseRules& rules, const TorchgenOptions& options);
+void apply_predictions(Registry& base_or_empty, const Predictions& predictions,
+                       const std::string& native_functions_path, const TorchgenOptions& options);
 // "CPU,CUDA" -> {"CPU","CUDA"}; InputError naming the known backends.
 std::set<std::string> parse_build_backends(const std::string& list, const std::string& release);
 

@@ -4,6 +4,7 @@
 
 #include "util/errors.h"
 #include "util/file_io.h"
+#include "util/git_show.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -13,16 +14,33 @@ namespace fs = std::filesystem;
 // NAME or NAME.gz inside DIR.
 std::optional<YamlSource> optional_yaml(const fs::path& dir, const std::string& name) {
   for (const char* suffix : {"", ".gz"}) {
-    const fs::path p = dir / (name + suffix);
+    const fs::path p = (dir / (name + suffix)).lexically_normal();  // "./aten/…" -> "aten/…" (annotations)
     std::error_code ec;
     if (fs::is_regular_file(p, ec)) return YamlSource{p.string(), read_input_file(p.string())};
   }
   return std::nullopt;
 }
 
+// git:REV — the checkout here at REV: its YAML read with `git show`.
+std::optional<YamlSource> git_yaml(const std::string& rev, const std::string& path) {
+  auto text = git_show(rev, "./" + path);
+  if (!text) return std::nullopt;
+  return YamlSource{"git:" + rev + ":" + path, std::move(*text)};
+}
+
+TorchgenInputs read_git_inputs(const std::string& rev) {
+  if (auto nf = git_yaml(rev, "aten/src/ATen/native/native_functions.yaml"))
+    return {*nf, git_yaml(rev, "aten/src/ATen/native/tags.yaml"), git_yaml(rev, "tools/autograd/derivatives.yaml")};
+  if (auto nf = git_yaml(rev, "native_functions.yaml"))
+    return {*nf, git_yaml(rev, "tags.yaml"), git_yaml(rev, "derivatives.yaml")};
+  throw InputError("git:" + rev + ": no native_functions.yaml at that revision here nor in aten/src/ATen/native/; "
+                   "run it in the PyTorch checkout (or the folder holding the YAML files)");
+}
+
 }  // namespace
 
 TorchgenInputs read_torchgen_inputs(const std::string& path) {
+  if (path.rfind("git:", 0) == 0) return read_git_inputs(path.substr(4));
   std::error_code ec;
   const fs::path root(path);
   if (fs::is_regular_file(root, ec)) {

@@ -20,9 +20,23 @@ struct Location {
   std::string to_string() const { return file + ":" + std::to_string(line); }
 };
 
+// What torchgen refuses (torchgen/refusals.h): where, which refusal, its
+// reason in torchgen's words and the fix.
+struct Refusal {
+  Location loc;
+  std::string op;  // "aten::sigmoid", or "" when no operator is named
+  std::string id;  // a refusal_kinds() id
+  std::string reason;
+  std::string fix;
+  std::string to_string() const { return loc.to_string() + ": " + reason + "; " + fix; }
+};
+
 struct NativeFunction {
   FunctionSchema func;
   Location loc;
+  // The kernel name each dispatch entry gives (gen.py's keys only).
+  std::map<std::string, std::string> kernel_names;
+  std::set<std::string> variants = {"function"};
   // gen.py's backend index: key -> structured, after dropping the keys gen.py ignores.
   std::map<std::string, bool> dispatch;
   // tools/autograd parses the YAML again without dropping any key.
@@ -51,6 +65,8 @@ struct NativeFunction {
 struct DifferentiabilityInfo {
   FunctionSchema func;
   Location loc;
+  // Each formula's key ("self", "self, other", "result") with its line.
+  std::vector<std::pair<std::string, int>> formula_keys;
   // derivatives.yaml `dispatch:` keys (Default when absent) -> has a real formula.
   std::map<std::string, bool> keys;
   bool has_derivatives() const {
@@ -65,6 +81,8 @@ struct TorchgenModel {
   std::vector<DifferentiabilityInfo> derivatives;
   bool has_derivatives_yaml = false;
   std::set<std::string> valid_tags;
+  // Field values torchgen's parser refuses (the entry is still read, with the default).
+  std::vector<Refusal> parse_refusals;
   const NativeFunction* find(const std::string& op_name) const;
 };
 

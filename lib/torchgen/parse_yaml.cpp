@@ -67,6 +67,7 @@ struct EntryParser {
   const ParseOptions& options;
   const std::string& file;
   const std::set<std::string>& valid_tags;
+  std::vector<Refusal>& refusals;
 
   std::string checked_key(const std::string& key, int line) const {
     if (options.catalogue && !options.catalogue->find(key) && key != "Default") {
@@ -102,6 +103,36 @@ struct EntryParser {
     }
   }
 
+  // Values torchgen asserts on while reading the entry (NativeFunction.from_yaml):
+  // recorded as refusals, the entry read on with torchgen's default.
+  void parse_checked_fields(NativeFunction& f, const YAML::Node& entry) const {
+    // At the entry's line, as torchgen reports it ("in FILE:LINE" of the entry).
+    auto refuse = [&](const YAML::Node&, const std::string& field, const std::string& reason,
+                      const std::string& fix) {
+      refusals.push_back({f.loc, f.func.full_name(), "field-value", field + ": " + reason, fix});
+    };
+    for (const char* field : {"device_guard", "use_const_ref_for_mutable_tensors"}) {
+      const YAML::Node n = entry[field];
+      if (!n) continue;
+      const std::string v = n.IsScalar() ? n.Scalar() : "";
+      if (v != "True" && v != "False" && v != "true" && v != "false")
+        refuse(n, field, "not a bool: " + v, "write " + std::string(field) + ": True or False");
+    }
+    if (const YAML::Node n = entry["device_check"]) {
+      const std::string v = n.IsScalar() ? n.Scalar() : "";
+      if (v != "ExactSame" && v != "NoCheck")
+        refuse(n, "device_check", "unknown DeviceCheckType " + v, "write device_check: NoCheck or ExactSame");
+    }
+    if (const YAML::Node n = entry["variants"]) {
+      f.variants.clear();
+      for (const auto& v : field_list(scalar(n, file, "variants"), file, line_of(n), "variants")) {
+        if (v != "function" && v != "method")
+          refuse(n, "variants", "illegal variant " + v, "write variants: function, method (or one of them)");
+        f.variants.insert(v);
+      }
+    }
+  }
+
   NativeFunction parse(const YAML::Node& entry) const {
     if (!entry.IsMap()) fail(file, line_of(entry), "expected an entry '- func: ...'");
     NativeFunction f;
@@ -122,6 +153,7 @@ struct EntryParser {
       f.manual_kernel_registration = boolean(n, file, "manual_kernel_registration");
     if (auto n = entry["autogen"]) f.autogen = field_list(scalar(n, file, "autogen"), file, line_of(n), "autogen");
     if (auto n = entry["tags"]) parse_tags(f, n);
+    parse_checked_fields(f, entry);
     const std::set<std::string> ignored = ignored_keys();
     if (auto d = entry["dispatch"]) {
       if (!d.IsMap()) fail(file, line_of(d), "'dispatch' must map dispatch keys to kernel names");
@@ -132,7 +164,9 @@ struct EntryParser {
         for (const auto& key : field_list(kv.first.Scalar(), file, line, "dispatch")) {
           checked_key(key, line);
           f.autograd_dispatch_keys.insert(key);
-          if (!ignored.count(key)) f.dispatch[key] = f.structured && options.rules->structured_keys.count(key);
+          if (ignored.count(key)) continue;
+          f.dispatch[key] = f.structured && options.rules->structured_keys.count(key);
+          f.kernel_names[key] = kv.second.Scalar();
         }
       }
     } else if (!f.structured && !f.structured_delegate) {
@@ -162,6 +196,16 @@ std::set<std::string> parse_tags_yaml(const YamlSource& source) {
   return tags;
 }
 
+bool is_formula_key(const std::string& var) {
+  return var != "name" && var != "dispatch" && var != "output_differentiability";
+}
+
+void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& info) {
+  if (!formulas.IsMap()) return;
+  for (const auto& kv : formulas)
+    if (is_formula_key(kv.first.Scalar())) info.formula_keys.emplace_back(kv.first.Scalar(), line_of(kv.first));
+}
+
 // A formula other than `non_differentiable` for an input (result: formulas are forward-mode only).
 bool has_formula(const YAML::Node& formulas) {
   if (!formulas.IsMap()) return false;
@@ -183,10 +227,13 @@ std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, c
     info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]));
     if (auto d = entry["dispatch"]) {
       if (!d.IsMap()) fail(source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
-      for (const auto& kv : d)
+      for (const auto& kv : d) {
         info.keys[keys.checked_key(kv.first.Scalar(), line_of(kv.first))] = has_formula(kv.second);
+        collect_formula_keys(kv.second, info);
+      }
     } else {
       info.keys["Default"] = has_formula(entry);
+      collect_formula_keys(entry, info);
     }
     infos.push_back(std::move(info));
   }
@@ -208,7 +255,7 @@ auto guarded(const std::string& file, F&& parse) {
 TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options) {
   TorchgenModel model;
   if (inputs.tags) model.valid_tags = guarded(inputs.tags->path, [&] { return parse_tags_yaml(*inputs.tags); });
-  EntryParser parser{options, inputs.native_functions.path, model.valid_tags};
+  EntryParser parser{options, inputs.native_functions.path, model.valid_tags, model.parse_refusals};
   guarded(inputs.native_functions.path, [&] {
     std::map<std::string, int> seen;
     for (const auto& entry : load_yaml(inputs.native_functions)) {
@@ -221,7 +268,7 @@ TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOpt
     return 0;
   });
   if (inputs.derivatives) {
-    EntryParser key_checker{options, inputs.derivatives->path, model.valid_tags};
+    EntryParser key_checker{options, inputs.derivatives->path, model.valid_tags, model.parse_refusals};
     model.derivatives = guarded(inputs.derivatives->path, [&] { return parse_derivatives(*inputs.derivatives, key_checker); });
     model.has_derivatives_yaml = true;
   }

@@ -20,6 +20,10 @@ struct PredictedRegistration {
   std::string rule;       // the rule of docs/torchgen-rules.md: "dispatch-entry", "structured-meta" …
   std::string generator;  // the generated file, e.g. "RegisterCPU.cpp", "VariableType.cpp"
   Location loc;           // native_functions.yaml (or derivatives.yaml) entry
+  // VariableType's kernel for an operator without a derivatives.yaml formula:
+  // PyTorch registers the boxed autograd-not-implemented fallback there
+  // (`:: (none) [ boxed ]`); backward raises "derivative for … is not implemented".
+  bool not_implemented = false;
 };
 
 struct PredictedOperator {

@@ -1,58 +1,29 @@
 // tools/autograd: VariableType (use_derived + derivatives.yaml dispatch keys),
 // ADInplaceOrViewType and TraceType (docs/torchgen-rules.md §3).
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
+#include "torchgen/info_matcher.h"
 #include "torchgen/predict.h"
 
 namespace dispatchctl::torchgen {
 namespace {
 
-// cpp.name(): the base name, "_out" for out= (and scratch) ops.
-std::string cpp_name(const FunctionSchema& s) { return s.name.to_string() + (s.has_out() ? "_out" : ""); }
-
-bool is_foreach(const NativeFunction& f) { return f.func.name.base.rfind("_foreach_", 0) == 0; }
-
-// match_differentiability_info, plus load_derivatives' view_copy infos.
-class InfoMatcher {
- public:
-  explicit InfoMatcher(const TorchgenModel& model) {
-    std::unordered_map<std::string, const NativeFunction*> by_name;
-    std::vector<std::pair<const FunctionSchema*, const DifferentiabilityInfo*>> copies;
-    for (const auto& f : model.functions) by_name[f.name()] = &f;
-    for (const auto& info : model.derivatives) {
-      const std::string name = info.func.op_name();
-      auto view = by_name.find(name);
-      if (view == by_name.end()) continue;
-      const FunctionSchema& v = view->second->func;
-      auto copy = by_name.find(v.name.to_string() + "_copy" + (v.overload.empty() ? "" : "." + v.overload));
-      if (copy == by_name.end() || !copy->second->tags.count("view_copy")) continue;
-      copies.emplace_back(&copy->second->func, &info);
-    }
-    for (const auto& info : model.derivatives) index(info.func, &info);
-    for (const auto& [schema, info] : copies)
-      if (!by_schema_.count(schema->to_string())) index(*schema, info);  // a written formula wins
-  }
-
-  const DifferentiabilityInfo* find(const NativeFunction& f) const {
-    const bool generated = f.tags.count("generated") != 0;
-    if (generated && f.func.kind() == SchemaKind::Out) return nullptr;
-    if (auto it = by_schema_.find(f.func.to_string()); it != by_schema_.end()) return it->second;
-    const std::string sig = f.func.signature(true).to_string();
-    if (auto it = functional_.find(sig); it != functional_.end() && !is_foreach(f)) return it->second;
-    if (auto it = non_functional_.find(sig); generated && it != non_functional_.end()) return it->second;
-    return nullptr;
-  }
-
- private:
-  void index(const FunctionSchema& schema, const DifferentiabilityInfo* info) {
-    by_schema_[schema.to_string()] = info;
-    (schema.kind() == SchemaKind::Functional ? functional_ : non_functional_)[schema.signature(true).to_string()] = info;
-  }
-
-  std::map<std::string, const DifferentiabilityInfo*> by_schema_;
-  std::map<std::string, const DifferentiabilityInfo*> functional_, non_functional_;
-};
+// gen_variable_type_func: an operator without a differentiability info gets
+// the boxed autograd-not-implemented kernel when it has a differentiable
+// output and no name in the exempt lists; a _foreach_ op with a reference
+// formula has an info (generated from it).
+bool gets_not_implemented_kernel(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
+  if (!model.has_derivatives_yaml || rules.autograd_not_implemented_exempt.empty()) return false;
+  if (is_foreach(f) && has_foreach_reference(f, model, rules)) return false;
+  const std::string cpp = cpp_name(f.func);
+  const std::string wrapper = cpp + (f.func.overload.empty() ? "" : "_" + f.func.overload);
+  for (const std::string& name : {f.func.name.base, f.func.name.to_string(), cpp, wrapper})
+    if (rules.autograd_not_implemented_exempt.count(name)) return false;
+  return std::any_of(f.func.returns.begin(), f.func.returns.end(),
+                     [](const SchemaReturn& r) { return type_is_tensor_like(r.type); });
+}
 
 }  // namespace
 
@@ -66,7 +37,7 @@ void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
     const DifferentiabilityInfo* info = matcher.find(f);
     if (!f.is_abstract_for_autograd() && !(info && info->has_derivatives())) continue;
     if (!info) {
-      out.push_back({op, "Autograd", "autograd", "VariableType.cpp", f.loc});
+      out.push_back({op, "Autograd", "autograd", "VariableType.cpp", f.loc, gets_not_implemented_kernel(f, model, rules)});
     } else {
       for (const auto& [key, formula] : info->keys) {
         const bool default_key = key == "Default";

@@ -53,6 +53,21 @@ struct ReleaseRules {
   bool dimname_prints_as_str = false;
   // Operators the RegisterSchema.cpp template defines by hand (get_gradients).
   std::set<std::string> schema_template_ops;
+
+  // Refusals (torchgen/refusals.h). View ops whose base name ends so get no
+  // generated _copy variant (gets_generated_view_copy: "_inverse" in 2.x).
+  std::set<std::string> view_copy_exempt_suffixes;
+  // gen_variable_type's emit_body: an in-place _foreach_ op must find a
+  // differentiability info (its own or its reference op's), except these ("base.overload").
+  bool foreach_inplace_needs_derivatives = false;
+  std::set<std::string> foreach_ops_without_differentiability_info;
+  std::set<std::string> foreach_with_inplace_ref;  // in-place _foreach_ ops whose reference is in-place too
+  // gen_variable_type_func registers the boxed autograd-not-implemented kernel
+  // for an operator without a formula unless one of its names (base name,
+  // cpp name, type wrapper name "cpp_overload") is in DONT_REQUIRE_DERIVATIVE,
+  // RESET_GRAD_ACCUMULATOR or the DONT_ENFORCE_* lists: their union. Empty in
+  // a release whose derivatives.yaml we do not have (no prediction then).
+  std::set<std::string> autograd_not_implemented_exempt;
 };
 
 // One rules file: every field above, each required, no other (InputError

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "util/errors.h"
+#include "util/git_show.h"
 
 namespace dispatchctl {
 
@@ -105,6 +107,14 @@ std::ifstream open_input_file(const std::string& path) {
 }
 
 std::string read_input_file(const std::string& path) {
+  // git:REV:PATH — the file as it is at REV in the checkout here (`check --base git:origin/main:my.json`).
+  if (path.rfind("git:", 0) == 0 && path.find(':', 4) != std::string::npos && !std::filesystem::exists(path)) {
+    const size_t colon = path.find(':', 4);
+    std::optional<std::string> text = git_show(path.substr(4, colon - 4), "./" + path.substr(colon + 1));
+    if (!text) throw InputError(path + ": no such file at that revision (the path is relative to the current directory)");
+    if (is_gzip(*text)) return gunzip(*text, path);
+    return std::move(*text);
+  }
   std::string data;
   if (is_seekable_input(path)) {
     std::ifstream in = open_input_file(path);

@@ -12,6 +12,8 @@ namespace dispatchctl {
 // a missing file, a directory, or a corrupt gzip stream. "-" is standard
 // input. A file that cannot be read twice (a pipe, `<(cmd)`, /dev/stdin) is
 // read once: every later read of the same path returns the same bytes.
+// "git:REV:PATH" (no such file here) is PATH at REV of the git checkout here,
+// read with git show.
 std::string read_input_file(const std::string& path);
 // False for "-", a pipe or a device: what open_input_file cannot rewind.
 bool is_seekable_input(const std::string& path);

@@ -54,6 +54,11 @@ CASES = [
     ("check", ["check", str(manifests / "check/cia_with_cpu.json"), "--format", "json", "--no-config"], 0),
     ("check", ["check", str(manifests / "check/invalid/syntax.json"), "--format", "json", "--no-config"], 1),
     ("check", ["check", str(manifests / "check/dangling_impl.json"), "--format", "json", "--no-config"], 0),
+    # --base: the "base" counts and per-finding pre_existing; a torchgen refusal's "kind".
+    ("check", ["check", "builtin:2.14.1", str(manifests / "check/dangling_impl.json"), "--base", "builtin:2.14.1",
+               "--show-existing", "--format", "json", "--no-config"], 0),
+    ("check", ["check", "torchgen:" + str(manifests.parent / "cli/fixtures/torchgen/refused.yaml"), "--format", "json",
+               "--no-config"], 1),
     ("keys", ["keys", "--json"], 0),
     ("keys", ["keys", "--json", "--torch-version", "1.13"], 0),
     ("keys", ["keys", "--alias", "CompositeExplicitAutograd", "--json"], 0),

@@ -37,21 +37,26 @@ TEST_CASE("check on YAML: torchgen's refusals at the entry's line, in torchgen's
             .rfind("native_functions.yaml:3: torchgen-refusal: cannot specify more than one of CompositeExplicitAutograd", 0) == 0);
   CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n")) ==
         "native_functions.yaml:1: torchgen-refusal: my_op is marked as a structured_delegate pointing to "
-        "my_op.out, but my_op.out is missing.");
-  CHECK(one(lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n"
-                 "- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n"))
-            .find("but my_op.out is not marked as structured. Consider adding 'structured=True'") != std::string::npos);
+        "my_op.out, but my_op.out is missing; point structured_delegate at the operator's out= variant, or declare it");
+  // The unstructured delegate also makes a group of structured and unstructured members: two refusals.
+  const auto unstructured = lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n"
+                                 "- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n");
+  REQUIRE(unstructured.size() == 2);
+  CHECK(unstructured[0].message.find("but my_op.out is not marked as structured") != std::string::npos);
+  CHECK(unstructured[1].message.find("NativeFunctionsGroup constructed from structured and unstructured functions: "
+                                     "my_op.out and my_op") != std::string::npos);
   CHECK(one(lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n  dispatch:\n"
                  "    CPU: o\n- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n"
                  "  dispatch:\n    CPU: f\n")) ==
         "native_functions.yaml:5: torchgen-refusal: if structured_delegate, then must not have CPU in dispatch "
-        "dictionary (it is delegated!)");
+        "dictionary (it is delegated!); delete that dispatch entry: the delegate's structured out= kernel serves this "
+        "operator");
   CHECK(one(lint("- func: new_thing(Tensor self, int n) -> Tensor\n")).find("expected new_thing to have a "
                                                                             "CompositeExplicitAutograd dispatch entry") != std::string::npos);
   CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: f\n"
                  "- func: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n")) ==
         "native_functions.yaml:4: torchgen-refusal: Found an out= operator that we could not find any other variants "
-        "of: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)");
+        "of: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!); declare the functional variant too");
 }
 
 TEST_CASE("check on YAML: a YAML that does not parse is one load-error at its line") {

@@ -72,7 +72,8 @@ TEST_CASE("rule inplace-meta: an unstructured inplace op without Meta or composi
 TEST_CASE("rule generated-cea and O2: autogen out= and functional variants, `_functional` for mutable ops") {
   const auto p = test::predict_yaml(
       "- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: my_op_\n  autogen: my_op, my_op.out\n"
-      "- func: my_mut(Tensor self, Tensor(a!) running) -> Tensor\n  dispatch:\n    CPU: my_mut\n  autogen: my_mut.out\n");
+      "- func: my_mut(Tensor self, Tensor(a!) running) -> Tensor\n  dispatch:\n    CPU: my_mut\n"
+      "  autogen: my_mut_functional, my_mut.out\n");
   CHECK(schema_of(p, "my_op.out") == "aten::my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
   CHECK(schema_of(p, "my_op") == "aten::my_op(Tensor self) -> Tensor");
   CHECK(test::rules_of(p, "my_op").at("CompositeExplicitAutograd") == "generated-cea");
@@ -140,17 +141,20 @@ TEST_CASE("functionalization exceptions: hand-written kernels, set_.source_Tenso
 }
 
 TEST_CASE("rules autograd and autograd-dispatch-key: use_derived and derivatives.yaml's dispatch keys") {
-  const char* yaml = "- func: my_cia(Tensor self) -> Tensor\n- func: my_cia2(Tensor self) -> Tensor\n"
+  const char* yaml = "- func: my_cia2(Tensor self) -> Tensor\n"
                      "- func: my_nt(Tensor self) -> Tensor\n  dispatch:\n    CPU: nt\n"
                      "- func: my_nt_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: nt_\n"
-                     "- func: detach(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: d\n";
-  const char* derivatives = "- name: my_cia(Tensor self) -> Tensor\n  self: grad * 2\n"
-                            "- name: my_cia2(Tensor self) -> Tensor\n  self: non_differentiable\n"
+                     "- func: detach(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: d\n"
+                     "- func: detach_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: dc\n  tags: view_copy\n";
+  const char* derivatives = "- name: my_cia2(Tensor self) -> Tensor\n  self: non_differentiable\n"
                             "- name: my_nt(Tensor self) -> Tensor\n  dispatch:\n    Default:\n      self: grad\n"
                             "    AutogradNestedTensor:\n      self: grad\n";
   const auto p = test::predict_yaml(yaml, derivatives);
-  CHECK(test::rules_of(p, "my_cia").at("Autograd") == "autograd");         // CIA with a formula
   CHECK_FALSE(test::rules_of(p, "my_cia2").count("Autograd"));             // only non_differentiable
+  // A formula for a CompositeImplicitAutograd-only operator: gen_variable_type refuses it.
+  CHECK_THROWS_WITH(test::predict_yaml("- func: my_cia(Tensor self) -> Tensor\n",
+                                       "- name: my_cia(Tensor self) -> Tensor\n  self: grad * 2\n"),
+                    doctest::Contains("There's a formula for my_cia(or its functional variant) in derivatives.yaml"));
   CHECK(test::rules_of(p, "my_nt").at("AutogradNestedTensor") == "autograd-dispatch-key");
   CHECK(test::rules_of(p, "my_nt_").at("AutogradNestedTensor") == "autograd-dispatch-key");  // functional's info
   CHECK(test::rules_of(p, "detach") == Rules{{"CPU", "dispatch-entry"}, {"Functionalize", "functionalize-view"}});
@@ -159,7 +163,9 @@ TEST_CASE("rules autograd and autograd-dispatch-key: use_derived and derivatives
 TEST_CASE("rules ad-inplace-or-view and tracer") {
   const auto p = test::predict_yaml("- func: alias(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: a\n"
                                     "- func: my_view(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: v\n"
-                                    "- func: my_fill_(Tensor(a!) self) -> ()\n  dispatch:\n    CPU: f\n");
+                                    "- func: alias_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: ac\n  tags: view_copy\n"
+                                    "- func: my_view_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: vc\n  tags: view_copy\n"
+                                    "- func: my_fill_(Tensor(a!)[] self) -> ()\n  dispatch:\n    CPU: f\n");
   CHECK(test::rules_of(p, "alias").at("ADInplaceOrView") == "ad-inplace-or-view");  // VIEW_FUNCTIONS
   CHECK_FALSE(test::rules_of(p, "my_view").count("ADInplaceOrView"));
   CHECK_FALSE(test::rules_of(p, "my_fill_").count("ADInplaceOrView"));  // inplace without a return

@@ -1,0 +1,39 @@
+// What real torchgen refuses in native_functions.yaml, tags.yaml and
+// derivatives.yaml (its asserts while parsing, grouping, generating variants,
+// functionalization and tools/autograd's derivative loading), found in one
+// pass over the model. Every command that reads the YAML calls it: `check`
+// reports each refusal as rule torchgen-refusal, the others stop at the first
+// with the same one line (InputError, exit 2). The kinds are data
+// (refusal_kinds()): the README's table is made from the same list.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "torchgen/model.h"
+#include "torchgen/release_rules.h"
+#include "util/errors.h"
+
+namespace dispatchctl::torchgen {
+
+struct RefusalKind {
+  std::string_view id;
+  std::string_view source;   // torchgen's file and function that asserts
+  std::string_view summary;  // what torchgen refuses, in plain words
+  std::string_view fix;      // the fix every refusal of this kind suggests
+};
+const std::vector<RefusalKind>& refusal_kinds();
+
+// model: parsed and with its generated variants (add_generated_functions).
+// In YAML order of the entries they name; parse refusals first.
+std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRules& rules);
+
+// Thrown by every loader of torchgen YAML for the first refusal: "FILE:LINE: reason; fix".
+class TorchgenRefusal : public InputError {
+ public:
+  explicit TorchgenRefusal(const Refusal& r) : InputError(r.to_string()), refusal(r) {}
+  Refusal refusal;
+};
+void refuse_if_any(const TorchgenModel& model, const ReleaseRules& rules);
+
+}  // namespace dispatchctl::torchgen

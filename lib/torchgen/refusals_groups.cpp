@@ -1,0 +1,174 @@
+// Refusals that need more than one entry: NativeFunctionsGroup and
+// add_generated_native_functions (groups), NativeFunctionsViewGroup (views),
+// tools/autograd's derivative loading and gen_variable_type (derivatives).
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <unordered_map>
+
+#include "torchgen/grouping.h"
+#include "torchgen/info_matcher.h"
+#include "torchgen/refusals_detail.h"
+#include "util/join.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+bool part_of_structured_group(const NativeFunction& f) { return f.structured || f.structured_delegate.has_value(); }
+
+std::string sorted_join(std::set<std::string> names) { return join(std::vector<std::string>(names.begin(), names.end())); }
+
+}  // namespace
+
+void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  for (const SignatureGroup& group : group_by_signature(model.functions)) {
+    const auto out_member = group.members.find(SchemaKind::Out);
+    if (group.members.size() == 1 && out_member != group.members.end()) {
+      const NativeFunction& f = model.functions[out_member->second];
+      if (!rules.out_ops_not_grouped.count(f.name()) && !f.manual_cpp_binding)
+        out.push_back(make_refusal(f, "lone-out",
+                                   "Found an out= operator that we could not find any other variants of: " +
+                                       f.func.to_string()));
+    }
+    for (const auto& [kind, index] : group.members) {
+      const NativeFunction& f = model.functions[index];
+      if (f.structured && kind == SchemaKind::Out && !group.is_full_group())
+        out.push_back(make_refusal(f, "structured-no-functional",
+                                   "This function is structured, but there was no valid functional variant of it"));
+    }
+    if (!group.is_full_group()) continue;
+    const NativeFunction& out_fn = model.functions[out_member->second];
+    std::set<std::string> generated, expected;
+    for (const auto& [kind, index] : group.members) {
+      const NativeFunction& f = model.functions[index];
+      if (f.generated) generated.insert(f.name());
+      for (const auto& name : f.autogen) expected.insert(name);
+      if (out_fn.structured != part_of_structured_group(f))
+        out.push_back(make_refusal(f.generated ? out_fn : f, "group-structured-mix",
+                                   "NativeFunctionsGroup constructed from structured and unstructured functions: " +
+                                       out_fn.name() + " and " + f.name()));
+      else if (out_fn.structured && kind != SchemaKind::Out && f.structured_delegate != out_fn.name())
+        out.push_back(make_refusal(f, "group-delegate-mismatch",
+                                   f.name() + " delegates to " + f.structured_delegate.value_or("nothing") +
+                                       " but its actual delegate is " + out_fn.name()));
+    }
+    if (generated == expected) continue;
+    // Reported at the entry that writes autogen: (else the group's first declared member).
+    const NativeFunction* at = nullptr;
+    for (const auto& [kind, index] : group.members) {
+      const NativeFunction& f = model.functions[index];
+      if (!f.generated && (!at || !f.autogen.empty())) at = &f;
+    }
+    if (!at) continue;
+    const std::string gen = sorted_join(generated);
+    out.push_back(make_refusal(*at, "autogen-mismatch",
+                               expected.empty()
+                                   ? "The codegen expects to be able to generate '" + gen +
+                                         "'. In order to generate them however, we expect them to be called out "
+                                         "explicitly in the yaml. Please add an 'autogen: " + gen + "' line"
+                                   : "The codegen expects to be able to generate '" + gen +
+                                         "'. To do so, it expects a line: 'autogen: " + gen +
+                                         "'. Instead, it found 'autogen: " + sorted_join(expected) + "'"));
+  }
+}
+
+void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  std::unordered_map<std::string, const NativeFunction*> by_name;
+  for (const auto& f : model.functions) by_name[f.name()] = &f;
+  for (const auto& f : model.functions) {
+    if (f.generated || f.func.name.inplace || !f.is_view_op(rules.inplace_view_not_views)) continue;
+    if (f.tags.count("inplace_view") || f.has_cia()) continue;
+    const std::string& base = f.func.name.base;
+    if (std::any_of(rules.view_copy_exempt_suffixes.begin(), rules.view_copy_exempt_suffixes.end(),
+                    [&](const std::string& s) { return base.size() >= s.size() && base.ends_with(s); }))
+      continue;
+    const std::string copy_name = base + "_copy" + (f.func.overload.empty() ? "" : "." + f.func.overload);
+    auto copy = by_name.find(copy_name);
+    if (copy == by_name.end()) {
+      out.push_back(make_refusal(f, "view-without-copy",
+                                 f.name() + " appears to be a new operator that aliases its inputs. The codegen "
+                                            "expects you to add a corresponding operator to native_functions.yaml: " +
+                                     copy_name));
+    } else if (!copy->second->tags.count("view_copy")) {
+      out.push_back(make_refusal(*copy->second, "view-copy-tag",
+                                 copy_name + " appears to be a view_copy operator. The codegen expects view_copy "
+                                             "operators to be annotated with the 'view_copy' tag"));
+    }
+  }
+}
+
+namespace {
+
+// is_forward_derivative_definition + create_forward_derivative: a key whose
+// first name is no argument is a forward formula and must name an output.
+bool names_something(const std::string& key, const FunctionSchema& s) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= key.size()) {
+    size_t comma = key.find(',', start);
+    if (comma == std::string::npos) comma = key.size();
+    std::string n = key.substr(start, comma - start);
+    n.erase(0, n.find_first_not_of(' '));
+    n.erase(n.find_last_not_of(' ') + 1);
+    names.push_back(n);
+    start = comma + 1;
+  }
+  auto is_argument = [&](const std::string& n) {
+    if (n == "options" && s.has_tensor_options()) return true;
+    return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == n; });
+  };
+  if (is_argument(names.front())) return true;
+  static const std::regex indexed_result("^result\\d+$");
+  for (const auto& n : names) {
+    if (std::any_of(s.returns.begin(), s.returns.end(), [&](const SchemaReturn& r) { return r.name == n; }))
+      return true;
+    if (std::regex_match(n, indexed_result)) return true;
+  }
+  return names.size() == 1 && names.front() == "result";
+}
+
+}  // namespace
+
+void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  if (!model.has_derivatives_yaml) return;
+  std::map<std::string, const NativeFunction*> by_schema;
+  for (const auto& f : model.functions) by_schema.emplace(f.func.to_string(), &f);  // generated ones too
+  auto at_info = [](const DifferentiabilityInfo& info, int line, std::string_view id, std::string reason) {
+    return Refusal{{info.loc.file, line}, info.func.full_name(), std::string(id), std::move(reason),
+                   std::string(kind_fix(id))};
+  };
+  for (const auto& info : model.derivatives) {
+    const std::string schema = info.func.to_string();
+    if (!by_schema.count(schema)) {
+      out.push_back(at_info(info, info.loc.line, "derivative-no-function",
+                            "could not find ATen function for schema: " + schema));
+      continue;
+    }
+    for (const auto& [key, line] : info.formula_keys)
+      if (!names_something(key, info.func))
+        out.push_back(at_info(info, line, "derivative-unknown-name",
+                              "the formula for " + info.func.op_name() + " is keyed by '" + key +
+                                  "', which is neither an argument nor an output of it (torchgen: No matching "
+                                  "output for forward derivative definition)"));
+  }
+  const InfoMatcher matcher(model);
+  for (const auto& f : model.functions) {
+    if (rules.manual_autograd.count(cpp_name(f.func))) continue;
+    const DifferentiabilityInfo* info = matcher.find(f);
+    if (info && info->has_derivatives() && !f.is_abstract_for_autograd())
+      out.push_back(make_refusal(f, "formula-on-cia",
+                                 "There's a formula for " + cpp_name(f.func) + "(or its functional variant) in "
+                                 "derivatives.yaml. It's required to add a dispatch section for it with explicit "
+                                 "supported backends e.g CPU/CUDA or CompositeExplicitAutograd in "
+                                 "native_functions.yaml"));
+    if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || f.func.kind() != SchemaKind::Inplace) continue;
+    if (info || !f.is_abstract_for_autograd()) continue;
+    const std::string base_overload = f.func.name.base + (f.func.overload.empty() ? "" : "." + f.func.overload);
+    if (rules.foreach_ops_without_differentiability_info.count(base_overload)) continue;
+    if (!has_foreach_reference(f, model, rules))
+      out.push_back(make_refusal(f, "foreach-without-reference", base_overload + " should have a differentiability "
+                                                                                  "info"));
+  }
+}
+
+}  // namespace dispatchctl::torchgen

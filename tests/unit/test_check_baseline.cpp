@@ -1,0 +1,56 @@
+// check --base: findings compared by identity (rule, operator, key, kind), never by line.
+#include <doctest/doctest.h>
+
+#include "check/check.h"
+
+using namespace dispatchctl;
+
+namespace {
+
+Finding finding(std::string rule, std::string op, int line, std::string kind = "", Severity s = Severity::Error) {
+  Finding f;
+  f.rule = std::move(rule);
+  f.op = std::move(op);
+  f.kind = std::move(kind);
+  f.severity = s;
+  f.location = {"native_functions.yaml", "", line, 0};
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("check --base: a moved line is the same finding; new, fixed and pre-existing are counted") {
+  CheckResult base, now;
+  base.findings = {finding("required-key", "aten::a", 10), finding("torchgen-refusal", "aten::b", 20, "lone-out"),
+                   finding("required-key", "aten::gone", 30)};
+  now.findings = {finding("required-key", "aten::a", 12), finding("torchgen-refusal", "aten::b", 22, "lone-out"),
+                  finding("torchgen-refusal", "aten::b", 22, "view-without-copy")};
+  compare_to_base(now, std::move(base), false);
+  CHECK(now.compared_to_base);
+  CHECK(now.new_count == 1);
+  CHECK(now.existing_count == 2);
+  REQUIRE(now.fixed.size() == 1);
+  CHECK(now.fixed[0].op == "aten::gone");
+  REQUIRE(now.findings.size() == 1);
+  CHECK(now.findings[0].kind == "view-without-copy");
+  CHECK(now.has_errors());
+}
+
+TEST_CASE("check --base: pre-existing findings are listed with --show-existing but never fail the check") {
+  CheckResult base, now;
+  base.findings = {finding("autogradother-ambiguity", "aten::max_pool2d", 1)};
+  now.findings = {finding("autogradother-ambiguity", "aten::max_pool2d", 5)};
+  compare_to_base(now, std::move(base), true);
+  REQUIRE(now.findings.size() == 1);
+  CHECK(now.findings[0].pre_existing);
+  CHECK_FALSE(now.has_errors());
+}
+
+TEST_CASE("check --base: a second copy of an old problem is new (identities pair one to one)") {
+  CheckResult base, now;
+  base.findings = {finding("kernel-override", "aten::x", 1)};
+  now.findings = {finding("kernel-override", "aten::x", 1), finding("kernel-override", "aten::x", 2)};
+  compare_to_base(now, std::move(base), false);
+  CHECK(now.new_count == 1);
+  CHECK(now.existing_count == 1);
+}

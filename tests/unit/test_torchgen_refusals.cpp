@@ -1,0 +1,168 @@
+// torchgen's refusals (torchgen/refusals.h), one per kind: each a minimal
+// edit of PyTorch 2.14.1's own native_functions.yaml / derivatives.yaml,
+// refused at the edited entry. The unchanged YAML of both releases has none.
+// Where the same refusal exists in 1.13.1, its behaviour was confirmed with
+// the real torchgen (`python3 -m torchgen.gen --dry-run`, README table).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "builtin/builtin_catalogues.h"
+#include "torchgen/refusals.h"
+#include "torchgen_support.h"
+#include "util/errors.h"
+
+using namespace dispatchctl;
+
+namespace {
+
+struct RealYaml {
+  torchgen::TorchgenInputs inputs = test::torchgen_inputs("2.14.1");
+};
+
+const RealYaml& real() {
+  static const RealYaml yaml;
+  return yaml;
+}
+
+int line_of(const std::string& text, const std::string& needle) {
+  const size_t at = text.find(needle);
+  REQUIRE_MESSAGE(at != std::string::npos, needle);
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, from);
+  return text.replace(at, from.size(), to);
+}
+
+std::vector<torchgen::Refusal> refusals(const torchgen::TorchgenInputs& inputs) {
+  const auto& rules = *torchgen::rules_for_release("2.14.1");
+  torchgen::ParseOptions options{&rules, builtin_catalogue("2.14.1"), {"CPU"}};
+  torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(inputs, options);
+  torchgen::add_generated_functions(model, rules);
+  return torchgen::find_refusals(model, rules);
+}
+
+struct Edit {
+  const char* id;
+  const char* from;
+  const char* to;
+  const char* at;  // the entry the refusal names (text of its first line, after the edit)
+  bool derivatives = false;
+};
+
+// "APPEND" appends `to` to native_functions.yaml.
+const Edit k_edits[] = {
+    {"group-structured-mix", "- func: sigmoid(Tensor self) -> Tensor\n  device_check: NoCheck   # TensorIterator\n"
+                             "  structured_delegate: sigmoid.out\n",
+     "- func: sigmoid(Tensor self) -> Tensor\n  device_check: NoCheck   # TensorIterator\n", "- func: sigmoid("},
+    {"view-without-copy", "APPEND", "\n- func: my_view(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: my_view\n",
+     "- func: my_view("},
+    {"redundant-cia", "APPEND", "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CompositeImplicitAutograd: my_op\n",
+     "- func: my_op("},
+    {"cia-kernel-name", "APPEND", "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CompositeImplicitAutograd: other\n",
+     "- func: my_op("},
+    {"delegate-backend-key", "    QuantizedCPU: sigmoid_quantized_cpu\n",
+     "    QuantizedCPU: sigmoid_quantized_cpu\n    CPU: sigmoid_cpu\n", "- func: sigmoid("},
+    {"autogen-mismatch", "  tags: [core, pointwise]\n\n- func: abs_(",
+     "  tags: [core, pointwise]\n  autogen: abs.out\n\n- func: abs_(", "- func: abs("},
+    {"inplace-self", "- func: abs_(Tensor(a!) self) -> Tensor(a!)", "- func: abs_(Tensor self) -> Tensor",
+     "- func: abs_("},
+    {"field-value", "- func: abs(Tensor self) -> Tensor\n", "- func: abs(Tensor self) -> Tensor\n  device_guard: Maybe\n",
+     "- func: abs("},
+    {"composite-conflict", "    CompositeExplicitAutograd: abs\n",
+     "    CompositeExplicitAutograd: abs\n    CompositeImplicitAutograd: abs_math\n", "- func: abs("},
+    {"manual-registration-dispatch", "- func: abs(Tensor self) -> Tensor\n",
+     "- func: abs(Tensor self) -> Tensor\n  manual_kernel_registration: True\n", "- func: abs("},
+    {"factory-without-dispatch", "APPEND", "\n- func: new_thing(Tensor self, int n) -> Tensor\n", "- func: new_thing("},
+    {"lone-out", "APPEND", "\n- func: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n",
+     "- func: lonely.out("},
+    {"delegate-missing", "structured_delegate: sigmoid.out", "structured_delegate: sigmoid.outt", "- func: sigmoid("},
+    {"delegate-not-structured", "  structured: True\n  structured_inherits: TensorIteratorBase\n  dispatch:\n"
+                                "    CPU, CUDA, MPS, XPU: sigmoid_out\n",
+     "  dispatch:\n    CPU, CUDA, MPS, XPU: sigmoid_out\n", "- func: sigmoid("},
+    {"group-delegate-mismatch", "structured_delegate: sigmoid.out", "structured_delegate: tanh.out",
+     "- func: sigmoid("},
+    {"out-variants", "- func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n",
+     "- func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  variants: function, method\n",
+     "- func: abs.out("},
+    {"structured-not-out", "- func: abs(Tensor self) -> Tensor\n",
+     "- func: abs(Tensor self) -> Tensor\n  structured: True\n", "- func: abs("},
+    {"delegate-on-out", "  structured: True\n  structured_inherits: TensorIteratorBase\n  dispatch:\n"
+                        "    CPU, CUDA, MPS, XPU: sigmoid_out\n",
+     "  structured: True\n  structured_delegate: sigmoid.out\n  dispatch:\n    CPU, CUDA, MPS, XPU: sigmoid_out\n",
+     "- func: sigmoid.out("},
+    {"mixed-returns", "APPEND", "\n- func: my_op(Tensor(a!) self) -> (Tensor(a!), Tensor)\n  dispatch:\n    CPU: m\n",
+     "- func: my_op("},
+    {"mutable-return-alias", "APPEND",
+     "\n- func: my_op.out(Tensor self, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: m\n", "- func: my_op."},
+    {"nondeterministic-seeded", "randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, "
+                                "bool? pin_memory=None) -> Tensor\n  tags: [core, nondeterministic_seeded]",
+     "randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) "
+     "-> Tensor\n  tags: core", "- func: randperm("},
+    {"structured-no-functional", "APPEND",
+     "\n- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n  manual_cpp_binding: True\n"
+     "  dispatch:\n    CPU: my_op_out\n", "- func: my_op."},
+    {"view-copy-tag", "    CompositeExplicitAutogradNonFunctional: alias_copy\n  tags: view_copy\n",
+     "    CompositeExplicitAutogradNonFunctional: alias_copy\n", "- func: alias_copy("},
+    {"formula-on-cia", "- func: logit(Tensor self, float? eps=None) -> Tensor\n  variants: function, method\n"
+                       "  dispatch:\n    CPU, CUDA, MTIA, XPU: logit\n    MPS: logit_mps\n",
+     "- func: logit(Tensor self, float? eps=None) -> Tensor\n  variants: function, method\n", "- func: logit("},
+    {"derivative-no-function", "- name: abs(Tensor self) -> Tensor\n", "- name: abs(Tensor self, int k) -> Tensor\n",
+     "- name: abs(", true},
+    {"derivative-unknown-name", "- name: abs(Tensor self) -> Tensor\n  self: grad * self.sgn()",
+     "- name: abs(Tensor self) -> Tensor\n  other: grad * self.sgn()", "  other: grad", true},
+    {"foreach-without-reference",
+     "- name: abs(Tensor self) -> Tensor\n  self: grad * self.sgn()\n  result: handle_r_to_c(result.scalar_type(), "
+     "self_t.conj() * self_p.sgn())\n\n",
+     "", "- func: _foreach_abs_(", true},
+};
+
+}  // namespace
+
+TEST_CASE("refusals: PyTorch's own YAML of both releases is accepted") {
+  for (const char* v : {"2.14.1", "1.13.1"}) {
+    const auto& rules = *torchgen::rules_for_release(v);
+    torchgen::ParseOptions options{&rules, builtin_catalogue(v), {"CPU"}};
+    torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(test::torchgen_inputs(v), options);
+    torchgen::add_generated_functions(model, rules);
+    const auto found = torchgen::find_refusals(model, rules);
+    CHECK_MESSAGE(found.empty(), v << ": " << found.size() << " refusals, first " << (found.empty() ? "" : found[0].to_string()));
+  }
+}
+
+TEST_CASE("refusals: one edit of the real YAML per refusal kind, refused at the edited entry") {
+  std::set<std::string> covered;
+  for (const Edit& e : k_edits) {
+    CAPTURE(e.id);
+    torchgen::TorchgenInputs inputs = real().inputs;
+    std::string& text = e.derivatives ? inputs.derivatives->text : inputs.native_functions.text;
+    text = std::string(e.from) == "APPEND" ? text + e.to : replaced(text, e.from, e.to);
+    const bool at_native = !e.derivatives || std::string(e.at).rfind("- func:", 0) == 0;
+    const std::string& where = at_native ? inputs.native_functions.text : inputs.derivatives->text;
+    const int line = line_of(where, e.at);
+    const auto found = refusals(inputs);
+    REQUIRE(!found.empty());
+    const bool hit = std::any_of(found.begin(), found.end(), [&](const torchgen::Refusal& r) {
+      return r.id == e.id && r.loc.line == line;
+    });
+    CHECK_MESSAGE(hit, "first: " << found[0].to_string() << " (" << found[0].id << "), expected line " << line);
+    covered.insert(e.id);
+  }
+  for (const auto& kind : torchgen::refusal_kinds()) CHECK_MESSAGE(covered.count(std::string(kind.id)), kind.id);
+}
+
+TEST_CASE("refusals: every reader of the YAML refuses with the same one line") {
+  torchgen::TorchgenInputs inputs = real().inputs;
+  inputs.native_functions.text += "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CompositeImplicitAutograd: my_op\n";
+  const auto found = refusals(inputs);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].to_string() ==
+        inputs.native_functions.path + ":" + std::to_string(found[0].loc.line) +
+            ": unnecessary dispatch table for this function; just delete the dispatch key entirely; delete the "
+            "dispatch table: CompositeImplicitAutograd with that kernel is the default");
+  CHECK_THROWS_WITH_AS(torchgen::predict_from_inputs(inputs, *builtin_catalogue("2.14.1"), {}),
+                       found[0].to_string().c_str(), InputError);
+}
