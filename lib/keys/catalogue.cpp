@@ -181,8 +181,9 @@ const Catalogue* Catalogue::for_version(std::string_view version) {
     return nullptr;
   const auto& registries = builtin_registries();
   auto& cache = builtin_catalogues().built;
+  // A predicted registry's profile is its base's: the real builds come first.
   for (size_t i = 0; i < registries.size(); ++i) {
-    if (major_minor(registries[i].version) != wanted) continue;
+    if (major_minor(registries[i].version) != wanted || !registries[i].predicted_from.empty()) continue;
     if (!cache[i]) cache[i] = std::make_unique<Catalogue>(registries[i].profile());
     return cache[i].get();
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "builtin/builtin.h"
 #include "explain/kernel_kind.h"
 #include "query/op_select.h"
 #include "util/errors.h"
@@ -112,8 +113,10 @@ BuildBackends build_backends(const Registry& registry) {
 namespace {
 
 std::string not_compiled_text(const std::string& backends) {
+  const std::string cuda = builtin_names_of_build("CUDA");
   return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
-         "computes; export your CUDA build (-m python, or dispatchctl export -o FILE) for CUDA answers";
+         "computes; for CUDA answers use " + (cuda.empty() ? "" : "a built-in CUDA registry (" + cuda + ") or ") +
+         "your CUDA build (-m python, or dispatchctl export -o FILE)";
 }
 
 }  // namespace

@@ -85,9 +85,9 @@ const BuiltinRegistry& require_builtin(const SourceSpec& spec) {
 void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
                   const OperatorFilter& only) {
   const BuiltinRegistry& builtin = require_builtin(spec);
-  const std::string version(builtin.version);
+  const std::string version(builtin.release);
   if (!registry) {
-    registry = std::make_unique<Registry>(catalogue_for(version, spec.text));
+    registry = std::make_unique<Registry>(catalogue_for(std::string(builtin.version), spec.text));
     registry->torch_version = version;
   } else {
     registry->require_release(version, spec.text);
@@ -193,6 +193,9 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
         log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend "
                     "fallbacks: {}", text, registry->torch_version, registry->operators().size() - operators_before,
                     only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
+        if (const BuiltinRegistry* b = find_builtin(spec.argument); b && !b->predicted_from.empty())
+          notes.push_back(text + ": a predicted registry, not a real build: " + std::string(b->predicted_from) +
+                          "; every predicted kernel says 'predicted'");
         continue;
       case SourceSpec::Kind::File: {
         const ManifestDocument manifest = read_and_apply(registry, spec.argument, spec.argument, only, notes);

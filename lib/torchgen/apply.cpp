@@ -12,9 +12,7 @@ namespace dispatchctl::torchgen {
 namespace {
 
 const ReleaseRules& rules_or_throw(std::string_view version, const std::string& where) {
-  if (const ReleaseRules* rules = rules_for_release(version)) return *rules;
-  throw InputError(where + ": no torchgen rules for PyTorch '" + std::string(version) +
-                   "'; known: " + supported_rule_releases());
+  return rules_for_any_release(version, where);
 }
 
 Kernel predicted_kernel(const PredictedRegistration& r, Registry& registry) {

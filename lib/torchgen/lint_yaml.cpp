@@ -104,8 +104,7 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
 
 std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Catalogue& catalogue) {
   std::vector<Finding> out;
-  const ReleaseRules* rules = rules_for_release(catalogue.version());
-  if (!rules) return out;
+  const ReleaseRules* rules = &rules_for_any_release(catalogue.version(), inputs.native_functions.path);
   try {
     ParseOptions options{rules, &catalogue, {"CPU"}};
     TorchgenModel model = parse_torchgen_inputs(inputs, options);
