@@ -4,6 +4,7 @@
 #include <map>
 
 #include "builtin/builtin.h"
+#include "registry/source_spec.h"
 #include "registry/sources.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
@@ -134,9 +135,12 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
                                     std::vector<Finding>& findings, std::vector<std::string>& files) {
   const bool backend = source.rfind(k_torchgen_backend_prefix, 0) == 0;
   if (!backend && source.rfind(k_torchgen_prefix, 0) != 0) return false;
-  const std::string path = source.substr(backend ? k_torchgen_backend_prefix.size() : k_torchgen_prefix.size());
-  TorchgenInputs inputs{{path, ""}, std::nullopt, std::nullopt};
+  TorchgenInputs inputs{{source, ""}, std::nullopt, std::nullopt};
   try {
+    // Parsed as -m parses it: "torchgen:PATH?build-backends=CPU,CUDA" works here too.
+    const SourceSpec spec = parse_source_spec(source);
+    const std::string path = spec.argument;
+    inputs.native_functions.path = path;
     if (!registry) {
       // A backend YAML names PyTorch's operators; torchgen's own YAML defines them.
       if (backend) registry = load_registry({std::string(k_default_registry)});
@@ -155,7 +159,11 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
     for (auto& f : lint_torchgen_yaml(inputs, registry->catalogue())) findings.push_back(std::move(f));
     for (size_t i = before; i < findings.size(); ++i)
       if (findings[i].rule == "load-error") return true;  // the YAML does not load
-    apply_torchgen(*registry, inputs, {});
+    TorchgenOptions options;
+    options.release = registry->torch_version;
+    if (!spec.build_backends.empty())
+      options.build_backends = parse_build_backends(spec.build_backends, options.release);
+    apply_torchgen(*registry, inputs, options);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));
   }

@@ -110,6 +110,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("inplace_ops_not_grouped", r.inplace_ops_not_grouped);
   in.names("inplace_view_not_views", r.inplace_view_not_views);
   in.flag("functionalize_all_cia", r.functionalize_all_cia);
+  in.flag("functionalize_cia_views", r.functionalize_cia_views);
   in.names("functionalize_handwritten_groups", r.functionalize_handwritten_groups);
   in.names("functionalize_handwritten_ops", r.functionalize_handwritten_ops);
   in.names("functionalize_skipped_groups", r.functionalize_skipped_groups);
@@ -168,10 +169,11 @@ const ReleaseRules& rules_for_any_release(std::string_view version, const std::s
   for (const auto& r : all_rules())  // newest first: a tie keeps the newer
     if (!nearest || distance(release, r) < distance(release, *nearest)) nearest = &r;
   static std::set<std::string> noted;
-  if (noted.insert(std::string(version)).second)
+  if (noted.insert(std::to_string(release.first) + "." + std::to_string(release.second)).second)
     log_note("{}: no torchgen rules were written for PyTorch {}; using the nearest known, {}.x "
              "(lib/torchgen/data/rules-{}.json): its predictions may differ where torchgen changed",
-             where, version, nearest->version, nearest->version);
+             where, std::to_string(release.first) + "." + std::to_string(release.second), nearest->version,
+             nearest->version);
   return *nearest;
 }
 

@@ -41,6 +41,7 @@ struct ReleaseRules {
 
   // RegisterFunctionalization.
   bool functionalize_all_cia = false;
+  bool functionalize_cia_views = false;  // view ops with a CompositeImplicitAutograd kernel get one too
   std::set<std::string> functionalize_handwritten_groups;  // whole group skipped (lift, resize_)
   std::set<std::string> functionalize_handwritten_ops;     // lift_fresh
   std::set<std::string> functionalize_skipped_groups;      // set_.source_Tensor

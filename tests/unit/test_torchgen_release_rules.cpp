@@ -65,9 +65,11 @@ TEST_CASE("torchgen rules: a missing, mistyped or misspelled field is refused na
 // Issue 23: torchgen for any release. A release no rules file was written for
 // uses the nearest range (by MAJOR, then MINOR; the newer on a tie).
 TEST_CASE("torchgen rules: a release without rules takes the nearest known ones") {
-  CHECK(torchgen::rules_for_release("2.6.0") == nullptr);
-  CHECK(torchgen::rules_for_any_release("2.6.0", "test").version == "2.14");
-  CHECK(torchgen::rules_for_any_release("2.6.0+cuda", "test").version == "2.14");
+  CHECK(torchgen::rules_for_release("2.9.0") == nullptr);
+  CHECK(torchgen::rules_for_any_release("2.9.0", "test").version == "2.6");
+  CHECK(torchgen::rules_for_any_release("2.11.0+cuda", "test").version == "2.14");  // 3 from 2.14, 5 from 2.6
+  CHECK(torchgen::rules_for_any_release("2.6.0+cuda", "test").version == "2.6");
+  CHECK(torchgen::rules_for_any_release("2.10", "test").version == "2.14");  // a tie keeps the newer
   CHECK(torchgen::rules_for_any_release("1.9.1", "test").version == "1.13");
   CHECK(torchgen::rules_for_any_release("1.20", "test").version == "1.13");
   CHECK(torchgen::rules_for_any_release("3.1.0", "test").version == "2.14");
