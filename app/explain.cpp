@@ -3,6 +3,8 @@
 #include "common.h"
 #include "explain/key_report.h"
 #include "query/op_select.h"
+#include "query/predicates.h"
+#include "util/wrap.h"
 #include "registry/key_lookup.h"
 #include "render/explain_render.h"
 #include "render/key_report_render.h"
@@ -30,16 +32,23 @@ struct ExplainCommand {
   int run_operators() const {
     auto [reg, selected] = load_and_select(registry.manifests, ops);
     const Key k = require_key(reg->catalogue(), key, "--key");
+    // As show and has-kernel: a CUDA key on a CPU-only build, a predicted registry.
+    const std::string build_note = not_compiled_note(reg->catalogue(), build_backends(*reg), k);
+    const std::string registry_note = predicted_registry_note(*reg);
     std::string out;
     if (format == "json") {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
+      if (!build_note.empty()) doc["build_note"] = build_note;
+      if (!registry_note.empty()) doc["registry_note"] = registry_note;
       doc["explanations"] = nlohmann::ordered_json::array();
       for (const Operator* op : selected)
         doc["explanations"].push_back(explain_json(*reg, explain_operator_key(*reg, *op, k)));
       out = doc.dump(2) + "\n";
     } else {
       const ExplainTextOptions options{stdout_is_color_terminal(), static_cast<int>(output_width())};
+      for (const std::string& note : {build_note, registry_note})
+        if (!note.empty()) out += wrap_words("note: " + note, 0, 2, output_width()) + "\n";
       for (const Operator* op : selected) {
         if (op != selected.front()) out += "\n";
         append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);

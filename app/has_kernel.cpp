@@ -87,6 +87,10 @@ struct HasKernelCommand {
       text += "; note: " + note;
       doc["build_note"] = note;
     }
+    if (const std::string note = predicted_registry_note(*reg); !note.empty()) {
+      text += "; note: " + note;
+      doc["registry_note"] = note;
+    }
     doc["answer"] = answer;
     doc["text"] = text;
     if (!quiet) write_stdout(json || format == "json" ? doc.dump(2) + "\n" : answer + ": " + text + "\n");

@@ -76,6 +76,7 @@ struct ShowCommand {
       nlohmann::ordered_json doc = json_document();
       doc["torch_version"] = reg->torch_version;
       if (const std::string text = note.text(cat); !text.empty()) doc["build_note"] = text;
+      if (const std::string text = predicted_registry_note(*reg); !text.empty()) doc["registry_note"] = text;
       doc["operators"] = std::move(operators);
       write_stdout(doc.dump(2) + "\n");
     } else {
@@ -93,6 +94,8 @@ struct ShowCommand {
         if (note.possible())
           for (const Operator* op : selected) note.add(computer.compute(*op));
         if (const std::string text = note.text(cat); !text.empty())
+          chunks.append(wrap_words("note: " + text, 0, 2, options.width) + "\n");
+        if (const std::string text = predicted_registry_note(*reg); !text.empty())
           chunks.append(wrap_words("note: " + text, 0, 2, options.width) + "\n");
       }
       for (const Operator* op : selected) {

@@ -1,6 +1,8 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
 #include "common.h"
 #include "query/op_select.h"
+#include "query/predicates.h"
+#include "util/wrap.h"
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
 #include "trace/trace.h"
@@ -84,9 +86,21 @@ struct TraceCommand {
     check_tensor_count(target, call.tensors.size() + call.keysets.size());
     const Trace trace = trace_call(*reg, target, setup);
     TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
+    std::vector<Key> ran_at;
+    for (const Hop& hop : trace.hops) ran_at.push_back(hop.row.key);
+    const std::string build_note = not_compiled_note(reg->catalogue(), build_backends(*reg), ran_at);
+    const std::string registry_note = predicted_registry_note(*reg);
     std::string out;
-    if (format == "json") out = trace_json(*reg, trace, options).dump(2) + "\n";
-    else append_trace_text(out, *reg, trace, options);
+    if (format == "json") {
+      auto doc = trace_json(*reg, trace, options);
+      if (!build_note.empty()) doc["build_note"] = build_note;
+      if (!registry_note.empty()) doc["registry_note"] = registry_note;
+      out = doc.dump(2) + "\n";
+    } else {
+      for (const std::string& note : {build_note, registry_note})
+        if (!note.empty()) out += wrap_words("note: " + note, 0, 2, output_width()) + "\n";
+      append_trace_text(out, *reg, trace, options);
+    }
     write_stdout(out);
     return trace.outcome == Trace::Outcome::Raised ? 1 : 0;
   }

@@ -121,6 +121,14 @@ std::string not_compiled_text(const std::string& backends) {
 
 }  // namespace
 
+std::string predicted_registry_note(const Registry& registry) {
+  for (const std::string& source : registry.sources)
+    if (const BuiltinRegistry* b = find_builtin(source); b && !b->predicted_from.empty())
+      return source + " is a predicted registry, not a real build (" + std::string(b->predicted_from) +
+             "): kernels marked 'predicted' are predictions";
+  return "";
+}
+
 std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, Key k) {
   return not_compiled_note(cat, build, std::vector<Key>{k});
 }

@@ -58,6 +58,9 @@ struct BuildBackends {
   bool compiled_in(std::string_view backend) const;
 };
 BuildBackends build_backends(const Registry& registry);
+// "builtin:2.14.1+cuda is a predicted registry, not a real build: …"
+// when the registry loaded a predicted built-in registry; "" otherwise.
+std::string predicted_registry_note(const Registry& registry);
 // For a key of a backend a CPU-only build has no kernels for (CUDA, AutogradCUDA,
 // SparseCUDA…): "CPU-only build (no kernels for CUDA): …export…". Empty otherwise.
 std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, Key k);

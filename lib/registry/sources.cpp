@@ -194,8 +194,8 @@ std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                     "fallbacks: {}", text, registry->torch_version, registry->operators().size() - operators_before,
                     only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
         if (const BuiltinRegistry* b = find_builtin(spec.argument); b && !b->predicted_from.empty())
-          notes.push_back(text + ": a predicted registry, not a real build: " + std::string(b->predicted_from) +
-                          "; every predicted kernel says 'predicted'");
+          notes.push_back(text + ": a predicted registry, not a real build ('dispatchctl registries' says how it "
+                          "was made); every predicted kernel says 'predicted'");
         continue;
       case SourceSpec::Kind::File: {
         const ManifestDocument manifest = read_and_apply(registry, spec.argument, spec.argument, only, notes);
