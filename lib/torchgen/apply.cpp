@@ -3,7 +3,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "torchgen/add_backends.h"
 #include "util/errors.h"
+#include "util/log.h"
 #include "util/join.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
@@ -53,10 +55,35 @@ Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& c
   return predict(model, rules, compiled_keys(rules, options.build_backends));
 }
 
+std::set<std::string> compiled_backends(const Registry& registry, const ReleaseRules& rules) {
+  std::set<std::string> out;
+  for (const Operator& op : registry.operators())
+    for (const Kernel& k : op.registrations)
+      for (const auto& [backend, keys] : rules.backend_keys)
+        if (!out.count(backend) && keys.count(registry.catalogue().name(k.key)) && is_codegen_origin(k.debug))
+          out.insert(backend);
+  return out;
+}
+
 void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const TorchgenOptions& options) {
   const Catalogue& catalogue = base.catalogue();
-  const Predictions predictions = predict_from_inputs(inputs, catalogue, options);
   const ReleaseRules& rules = rules_or_throw(catalogue.version(), inputs.native_functions.path);
+  // Another build of the base (a CUDA build of a CPU-only export): what the two
+  // builds differ in is only the added backends' Register<Key>.cpp files, so
+  // the base keeps its registrations, exact even where the rules are not.
+  const std::set<std::string> base_backends = compiled_backends(base, rules);
+  std::set<std::string> added;
+  for (const std::string& b : options.build_backends)
+    if (!base_backends.count(b)) added.insert(b);
+  if (!base_backends.empty() && !added.empty()) {
+    add_backend_predictions(base, inputs, options.build_backends, added);
+    base.sources.push_back("torchgen:" + inputs.native_functions.path);
+    log_note("torchgen:{}: a build with {} added to the base's ({}): its registrations at those backends' keys are "
+             "added, the base's others kept (layer the YAML without ?build-backends= first to replace those)",
+             inputs.native_functions.path, join(added), join(base_backends));
+    return;
+  }
+  const Predictions predictions = predict_from_inputs(inputs, catalogue, options);
 
   std::unordered_map<std::string, const PredictedOperator*> predicted_ops;
   for (const auto& op : predictions.operators) predicted_ops[op.name] = &op;
