@@ -16,8 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "builtin/builtin.h"
-#include "registry/python_export.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/log.h"
@@ -104,11 +103,6 @@ void log_phase_timings(double total_ms) {
               std::max(0.0, total_ms - accounted), total_ms);
 }
 
-std::string builtin_registry_names() {
-  return join(builtin_registries(), ", ",
-              [](const BuiltinRegistry& b) { return std::string(k_builtin_prefix) + std::string(b.version); });
-}
-
 void add_registry_options(CLI::App* command, RegistryOptions& options) {
   command->add_option("-m,--manifest", options.manifests,
                       "Registrations to load, in order: a manifest (.json, may be gzipped) or "
@@ -118,23 +112,11 @@ void add_registry_options(CLI::App* command, RegistryOptions& options) {
                       "built-in registry. Default: " + std::string(k_default_registry))
       ->type_name("FILE");
   command->add_flag_callback(
-      "--bare", [] { load_options().bare = true; },
+      "--bare", [&options] { options.bare = true; },
       "Load -m files as they are: do not layer a partial manifest over its release's registry");
 }
 
-void install_load_hooks() {
-  load_options().python_export = [](const std::string& interpreter, const std::vector<std::string>& imports) {
-    PythonExport request;
-    if (!interpreter.empty()) request.interpreter = interpreter;
-    request.imports = imports;
-    request.progress = [](const std::string& text) { log_note("{}", text); };
-    return cached_python_export(request);
-  };
-}
-
-std::unique_ptr<Registry> open_registry(const RegistryOptions& options) {
-  return load_registry(options.manifests);
-}
+std::unique_ptr<Registry> open_registry(const RegistryOptions& options) { return load_registry(options.request()); }
 
 void keep_until_exit(std::unique_ptr<Registry> registry) {
   static auto* kept = new std::vector<std::unique_ptr<Registry>>;  // never destroyed, on purpose

@@ -7,22 +7,20 @@
 #include <string_view>
 #include <vector>
 
+#include "load/load_registry.h"
 #include "registry/registry.h"
 
 namespace dispatchctl::cli {
 
 struct RegistryOptions {
   std::vector<std::string> manifests;
+  bool bare = false;
+  LoadRequest request() const { return LoadRequest{manifests, bare}; }
 };
 
 // -m/--manifest FILE|builtin:VERSION|python[:P], repeatable; --bare.
 void add_registry_options(CLI::App* command, RegistryOptions& options);
-// "builtin:2.14.1, builtin:1.13.1": the built-in registries, newest (the
-// default) first, for help texts; from builtin_registries(), never spelled out.
-std::string builtin_registry_names();
 std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
-// Where the library's loading notes go (stderr) and how -m python runs.
-void install_load_hooks();
 
 // For a registry a command is done with just before the process ends: the
 // OS takes its memory back at once, while freeing thousands of operators one

@@ -7,8 +7,9 @@
 #include <utility>
 
 #include "builtin/builtin.h"
+#include "builtin/builtin_catalogues.h"
 #include "common.h"
-#include "query/completion_names.h"
+#include "load/completion_names.h"
 #include "render/completion_script.h"
 
 namespace dispatchctl::cli {
@@ -89,7 +90,7 @@ CompletionSpec describe_cli(CLI::App& app) {
   spec.program = app.get_name();
   for (const auto& b : builtin_registries())
     spec.builtins.push_back(std::string(k_builtin_prefix) + std::string(b.version));
-  spec.versions = Catalogue::supported_versions();
+  spec.versions = builtin_releases().versions();
   describe(app, "", spec);
   return spec;
 }

@@ -2,7 +2,7 @@
 // operators changed between two (layered) registries.
 #include "common.h"
 #include "diff/diff.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "render/diff_html.h"
 #include "render/diff_render.h"
 #include "util/errors.h"

@@ -1,15 +1,16 @@
 // dispatchctl explain [OP] --key K: why a row holds the kernel it holds
 // (or none), and how a key fares across the registry.
+#include "builtin/builtin.h"
 #include "common.h"
-#include "explain/key_report.h"
-#include "query/op_select.h"
 #include "query/predicates.h"
 #include "util/wrap.h"
+#include "explain/key_report.h"
+#include "load/selection.h"
+#include "registry/op_select.h"
 #include "registry/key_lookup.h"
 #include "render/explain_render.h"
 #include "render/key_report_render.h"
 #include "util/errors.h"
-#include "render/json_document.h"
 
 namespace dispatchctl::cli {
 
@@ -30,21 +31,18 @@ struct ExplainCommand {
   }
 
   int run_operators() const {
-    auto [reg, selected] = load_and_select(registry.manifests, ops);
+    auto [reg, selected] = load_and_select(registry.request(), ops);
     const Key k = require_key(reg->catalogue(), key, "--key");
     // As show and has-kernel: a CUDA key on a CPU-only build, a predicted registry.
-    const std::string build_note = not_compiled_note(reg->catalogue(), build_backends(*reg), k);
-    const std::string registry_note = predicted_registry_note(*reg);
+    BuildBackends build = build_backends(*reg);
+    build.other_builds = builtin_names_of_build("CUDA");
+    const std::string build_note = not_compiled_note(reg->catalogue(), build, k);
+    const std::string registry_note = predicted_registry_note(reg->sources);
     std::string out;
     if (format == "json") {
-      nlohmann::ordered_json doc = json_document();
-      doc["torch_version"] = reg->torch_version;
-      if (!build_note.empty()) doc["build_note"] = build_note;
-      if (!registry_note.empty()) doc["registry_note"] = registry_note;
-      doc["explanations"] = nlohmann::ordered_json::array();
-      for (const Operator* op : selected)
-        doc["explanations"].push_back(explain_json(*reg, explain_operator_key(*reg, *op, k)));
-      out = doc.dump(2) + "\n";
+      std::vector<OperatorKeyExplanation> explanations;
+      for (const Operator* op : selected) explanations.push_back(explain_operator_key(*reg, *op, k));
+      out = explain_json_document_text(*reg, explanations, build_note, registry_note);
     } else {
       const ExplainTextOptions options{stdout_is_color_terminal(), static_cast<int>(output_width())};
       for (const std::string& note : {build_note, registry_note})
@@ -59,7 +57,7 @@ struct ExplainCommand {
   }
 
   int run_key() const {
-    auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.manifests, op_filter).registry;
+    auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.request(), op_filter).registry;
     const Catalogue& cat = reg->catalogue();
     const Key k = require_key(cat, key, "--key");
     const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);

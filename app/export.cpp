@@ -1,6 +1,6 @@
 // dispatchctl export: the live registry of a Python's torch as a manifest.
 #include "common.h"
-#include "registry/python_export.h"
+#include "load/python_export.h"
 #include "util/log.h"
 
 namespace dispatchctl::cli {

@@ -1,15 +1,13 @@
 // dispatchctl has-kernel OP --key K [--computed]: PyTorch's
 // _dispatch_has_kernel_for_dispatch_key and
-// _dispatch_has_computed_kernel_for_dispatch_key (dispatch-semantics.md §7).
-#include <nlohmann/json.hpp>
-
+// _dispatch_has_computed_kernel_for_dispatch_key (docs/dispatch-semantics.md §7).
+#include "builtin/builtin.h"
 #include "common.h"
-#include "explain/kernel_kind.h"
-#include "query/op_select.h"
-#include "query/predicates.h"
+#include "load/selection.h"
+#include "query/has_kernel.h"
 #include "registry/key_lookup.h"
-#include "render/json_document.h"
-#include "render/show_render.h"
+#include "registry/op_select.h"
+#include "render/has_kernel_render.h"
 #include "util/errors.h"
 
 namespace dispatchctl::cli {
@@ -27,7 +25,7 @@ struct HasKernelCommand {
 
   int run() const {
     if (computed && works) throw InputError("--computed and --works ask different questions; use one");
-    auto [reg, selected] = load_and_select(registry.manifests, {op_name});
+    auto [reg, selected] = load_and_select(registry.request(), {op_name});
     const Catalogue& cat = reg->catalogue();
     // aten::nonzero is also the unnamed overload's full name: answer for it.
     if (const Operator* exact = reg->find(canonical_op_pattern(op_name)); exact && selected.size() > 1) selected = {exact};
@@ -36,65 +34,17 @@ struct HasKernelCommand {
                        " operators; has-kernel answers for one, e.g. '" + selected.front()->name + "'");
     const Operator& op = *selected.front();
     const Key k = require_key(cat, key, "--key");
-    nlohmann::ordered_json doc = json_document();
-    doc["torch_version"] = reg->torch_version;
-    doc["operator"] = op.name;
-    doc["key"] = cat.name(k);
-    std::string answer, text;
-    if (!computed && !works) {
-      doc["question"] = "registered";
-      answer = has_kernel_for_dispatch_key(op, k) ? "yes" : "no";
-      text = answer == "yes" ? op.name + " has a kernel registered at " + cat.name(k)
-                             : op.name + " has no kernel registered at exactly " + cat.name(k) +
-                                   " (--computed asks whether its row holds a kernel)";
-      if (const Kernel* kernel = op.active(k); kernel && is_python_kernel(*kernel)) {
-        text += " (a python kernel: " + kernel->debug + ")";
-        doc["language"] = "python";
-      }
-    } else {
-      doc["question"] = computed ? "computed" : "works";
-      const Key row_key = computed_row_key(cat, k);  // alias key: PyTorch's error
-      const Row row = live_row(*reg, op, row_key);
-      const RowVerdict verdict = row_verdict(cat, row);
-      doc["row_key"] = cat.name(row_key);
-      doc["tag"] = tag_text(row.rule);
-      if (row.valid()) {
-        doc["kernel"] = row.debug();
-        doc["language"] = language_id(row_language(row));
-      }
-      doc["verdict"] = verdict_word(verdict);
-      const std::string row_words = "the " + cat.name(row_key) + " row of " + op.name;
-      if (computed) {
-        answer = row.valid() ? "yes" : "no";
-        text = row_words + (row.valid() ? " holds a kernel [" + std::string(tag_text(row.rule)) + "]" : " is missing");
-      } else {
-        answer = verdict == RowVerdict::Works ? "yes" : verdict == RowVerdict::Fails ? "no" : "unknown";
-        text = row_words + (verdict == RowVerdict::Works     ? " runs a C++ kernel that returns"
-                            : !row.valid()                   ? " is missing: a call raises"
-                            : verdict == RowVerdict::Fails   ? " holds a kernel that raises when called"
-                                                             : " is a python kernel (" + short_debug(row.debug()) +
-                                                                   "): whether it works is unknown; Python meta "
-                                                                   "kernels raise for data-dependent operators");
-      }
-      if (row_key != k) text += " (" + cat.name(k) + " answers for its " + cat.name(row_key) + " instance, as in PyTorch)";
-      if (computed && verdict == RowVerdict::Fails && row.valid()) text += "; note: that kernel raises when called";
-      else if (computed && verdict == RowVerdict::Unknown) text += "; note: a python kernel, it may raise (--works)";
-      else if (row.valid() && row.fallthrough()) text += "; note: a fallthrough, a call skips the key";
-    }
-    // On a build without kernels for K's backend (CUDA on the CPU-only built-ins) the
-    // answer is this build's, not a CUDA build's: say so.
-    if (const std::string note = not_compiled_note(cat, build_backends(*reg), k); !note.empty()) {
-      text += "; note: " + note;
-      doc["build_note"] = note;
-    }
-    if (const std::string note = predicted_registry_note(*reg); !note.empty()) {
-      text += "; note: " + note;
-      doc["registry_note"] = note;
-    }
-    doc["answer"] = answer;
-    doc["text"] = text;
-    if (!quiet) write_stdout(json || format == "json" ? doc.dump(2) + "\n" : answer + ": " + text + "\n");
-    return answer == "yes" ? 0 : 1;
+    const HasKernelQuestion question = computed ? HasKernelQuestion::Computed
+                                       : works  ? HasKernelQuestion::Works
+                                                : HasKernelQuestion::Registered;
+    // A CPU-only note names the CUDA registries built in; a predicted registry says so.
+    HasKernelResult result = answer_has_kernel(*reg, op, k, question, builtin_names_of_build("CUDA"));
+    result.registry_note = predicted_registry_note(reg->sources);
+    if (!quiet)
+      write_stdout(json || format == "json"
+                       ? has_kernel_json(*reg, result).dump(2) + "\n"
+                       : std::string(answer_word(result.answer)) + ": " + has_kernel_text(cat, result) + "\n");
+    return exit_status(result.answer);
   }
 };
 }  // namespace

@@ -2,7 +2,7 @@
 #include "builtin/builtin.h"
 #include "common.h"
 #include "registry/manifest.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "torchgen/apply.h"
 #include "util/file_io.h"
 #include "util/log.h"
@@ -44,15 +44,11 @@ struct TorchgenImportCommand {
   int run() const {
     // The base only names the release (its catalogue and torchgen rules).
     const auto base_registry = open_registry(base);
-    Registry registry(base_registry->catalogue());
-    registry.torch_version = base_registry->torch_version;
-    torchgen::TorchgenOptions options;
-    options.build_backends = torchgen::parse_build_backends(build_backends, registry.torch_version);
-    options.release = registry.torch_version;
-    torchgen::apply_torchgen(registry, torchgen::read_torchgen_inputs(path), options);
-    const bool to_file = write_output(write_manifest(registry, registry.torch_version), output);
+    Registry registry(base_registry->catalogue(), base_registry->torch_version());
+    apply_torchgen_yaml(registry, path, build_backends);
+    const bool to_file = write_output(write_manifest(registry, registry.torch_version()), output);
     log_note("predicted {} operators, {} kernels for PyTorch {} (backends {}){}", registry.operators().size(),
-             kernel_count(registry), registry.torch_version, build_backends, to_file ? " into " + output : "");
+             kernel_count(registry), registry.torch_version(), build_backends, to_file ? " into " + output : "");
     return 0;
   }
 };
@@ -65,7 +61,7 @@ void setup_import_torchgen(CLI::App* import, int& exit_code) {
       "PATH is a PyTorch checkout (aten/src/ATen/native/ and tools/autograd/), a folder holding "
       "native_functions.yaml, tags.yaml and derivatives.yaml, or native_functions.yaml itself "
       "(.gz read directly). Each kernel's origin is its YAML file:line and torchgen rule "
-      "(shared/design/torchgen-rules.md). The release's rules and key catalogue come from -m "
+      "(docs/torchgen-rules.md). The release's rules and key catalogue come from -m "
       "(default " + std::string(k_default_registry) + "); hand-written C++ and Python registrations are not in the output "
       "(layer it with -m builtin:VERSION -m torchgen:PATH for full tables).\n"
       "Examples:\n"

@@ -1,5 +1,6 @@
 // dispatchctl keys: the key catalogue of a release.
 #include "builtin/builtin.h"
+#include "builtin/builtin_catalogues.h"
 #include "common.h"
 #include "registry/key_lookup.h"
 #include "render/keys_render.h"
@@ -8,9 +9,9 @@
 namespace dispatchctl::cli {
 
 namespace {
-// "1.13 or 2.14": the releases built in (Catalogue::supported_versions).
+// "1.13 or 2.14": the releases built in (builtin_releases().versions()).
 std::string versions_text() {
-  const std::vector<std::string> versions = Catalogue::supported_versions();
+  const std::vector<std::string> versions = builtin_releases().versions();
   std::string text;
   for (size_t i = 0; i < versions.size(); ++i)
     text += (i == 0 ? "" : i + 1 == versions.size() ? " or " : ", ") + versions[i];
@@ -26,10 +27,10 @@ struct KeysCommand {
   int run() const {
     std::unique_ptr<Registry> loaded;
     if (!registry.manifests.empty()) loaded = open_registry(registry);
-    const Catalogue* cat = loaded ? &loaded->catalogue() : Catalogue::for_version(version);
+    const Catalogue* cat = loaded ? &loaded->catalogue() : builtin_catalogue(version);
     if (!cat) {
       throw InputError("--torch-version " + version + ": not supported; supported: " +
-                       Catalogue::supported_versions_text());
+                       builtin_releases().versions_text());
     }
     if (!alias.empty()) {
       const Key k = require_key(*cat, alias, "--alias");

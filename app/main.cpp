@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   using namespace dispatchctl;
   CLI::App app{
       "dispatchctl: inspect PyTorch dispatch tables. Which kernel runs for which dispatch key, "
-      "and why; computed exactly as PyTorch does, for any release (built in: " + cli::builtin_registry_names() +
+      "and why; computed exactly as PyTorch does, for any release (built in: " + builtin_registry_names() +
       "; others through -m python or an export with its release profile).\n"
       "Without -m, commands use " + std::string(k_default_registry) + ", the newest real CPU-only build built in.\n"
       "-m takes a manifest FILE, builtin:VERSION, python[:INTERPRETER], torchgen:PATH or\n"
@@ -78,7 +78,6 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "dispatchctl 0.1.0");
   int exit_code = 0;
   setup_commands(app, exit_code, command_named(app, argc, argv));
-  cli::install_load_hooks();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

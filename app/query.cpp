@@ -1,14 +1,11 @@
 // dispatchctl query: operators selected by AND-combined predicates.
-#include <cstdio>
-
-#include <nlohmann/json.hpp>
-
 #include "common.h"
-#include "util/log.h"
-#include "query/op_select.h"
+#include "load/selection.h"
 #include "query/predicates.h"
 #include "registry/key_lookup.h"
-#include "render/json_document.h"
+#include "registry/op_select.h"
+#include "render/query_render.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -21,7 +18,7 @@ struct QueryCommand {
   bool count = false, json = false;
 
   int run() const {
-    auto reg = ops.empty() ? open_registry(registry) : load_and_select(registry.manifests, ops).registry;
+    auto reg = ops.empty() ? open_registry(registry) : load_and_select(registry.request(), ops).registry;
     const Catalogue& cat = reg->catalogue();
     Query q;
     if (!key.empty()) q.key = require_key(cat, key, "--key");
@@ -43,21 +40,9 @@ struct QueryCommand {
       python.unknown = true;
       left_out = run_query(*reg, python).size();
     }
-    std::string out;
-    if (json) {
-      nlohmann::ordered_json doc = json_document();
-      doc["torch_version"] = reg->torch_version;
-      doc["count"] = found.size();
-      if (works) doc["unknown_python_kernels"] = left_out;
-      doc["operators"] = nlohmann::ordered_json::array();
-      for (const Operator* op : found) doc["operators"].push_back(op->name);
-      out = doc.dump(2) + "\n";
-    } else if (count) {
-      out = std::to_string(found.size()) + "\n";
-    } else {
-      for (const Operator* op : found) out += op->name + "\n";
-    }
-    write_stdout(out);
+    if (json) write_stdout(query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt));
+    else if (count) write_stdout(std::to_string(found.size()) + "\n");
+    else write_stdout(query_names_text(found));
     if (left_out && !json)
       log_note("{} operator{} whose {} row is a python kernel not listed: whether {} is unknown (--unknown "
                "lists them)",

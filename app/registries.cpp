@@ -5,7 +5,7 @@
 #include "common.h"
 #include "keys/release_spec.h"
 #include "query/predicates.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "render/json_document.h"
 #include "util/wrap.h"
 

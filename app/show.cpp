@@ -1,12 +1,14 @@
 // dispatchctl show OP...: the computed dispatch table of operators.
+#include "builtin/builtin.h"
 #include "common.h"
 #include "live/live_table.h"
 #include "render/live_render.h"
-#include "query/op_select.h"
+#include "load/selection.h"
+#include "registry/op_select.h"
 #include "query/predicates.h"
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/show_render.h"
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 #include "render/json_document.h"
 
 namespace dispatchctl::cli {
@@ -19,7 +21,9 @@ namespace {
 // kept once, at its first appearance.
 class BuildNote {
  public:
-  explicit BuildNote(const Registry& reg) : build_(build_backends(reg)), seen_(reg.catalogue().key_count()) {}
+  explicit BuildNote(const Registry& reg) : build_(build_backends(reg)), seen_(reg.catalogue().key_count()) {
+    build_.other_builds = builtin_names_of_build("CUDA");  // named by the note
+  }
   bool possible() const { return !build_.not_compiled.empty(); }
   void add(const std::vector<Row>& rows) {
     if (!possible()) return;
@@ -60,7 +64,7 @@ struct ShowCommand {
   }
 
   int run() const {
-    auto [reg, selected] = load_and_select(registry.manifests, ops);
+    auto [reg, selected] = load_and_select(registry.request(), ops);
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
     TableComputer computer(*reg);
@@ -73,15 +77,11 @@ struct ShowCommand {
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         operators.push_back(std::move(j));
       }
-      nlohmann::ordered_json doc = json_document();
-      doc["torch_version"] = reg->torch_version;
-      if (const std::string text = note.text(cat); !text.empty()) doc["build_note"] = text;
-      if (const std::string text = predicted_registry_note(*reg); !text.empty()) doc["registry_note"] = text;
-      doc["operators"] = std::move(operators);
-      write_stdout(doc.dump(2) + "\n");
+      write_stdout(show_json_document_text(*reg, note.text(cat), std::move(operators),
+                                           predicted_registry_note(reg->sources)));
     } else {
       // Operator by operator into one fixed buffer handed to stdout as it
-      // fills (render/chunked_output.h): memory stays flat and small however
+      // fills (util/chunked_output.h): memory stays flat and small however
       // many tables are printed.
       ChunkedOutput chunks(write_stdout);
       std::string out;  // one text or state block at a time
@@ -95,7 +95,7 @@ struct ShowCommand {
           for (const Operator* op : selected) note.add(computer.compute(*op));
         if (const std::string text = note.text(cat); !text.empty())
           chunks.append(wrap_words("note: " + text, 0, 2, options.width) + "\n");
-        if (const std::string text = predicted_registry_note(*reg); !text.empty())
+        if (const std::string text = predicted_registry_note(reg->sources); !text.empty())
           chunks.append(wrap_words("note: " + text, 0, 2, options.width) + "\n");
       }
       for (const Operator* op : selected) {

@@ -1,8 +1,10 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
+#include "builtin/builtin.h"
 #include "common.h"
-#include "query/op_select.h"
 #include "query/predicates.h"
 #include "util/wrap.h"
+#include "load/selection.h"
+#include "registry/op_select.h"
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
 #include "trace/trace.h"
@@ -75,7 +77,7 @@ struct TraceCommand {
   std::string format;
 
   int run() const {
-    auto [reg, selected] = load_and_select(registry.manifests, {op});
+    auto [reg, selected] = load_and_select(registry.request(), {op});
     // aten::nonzero is also the unnamed overload's full name: trace that one.
     if (const Operator* exact = reg->find(canonical_op_pattern(op)); exact && selected.size() > 1) selected = {exact};
     if (selected.size() != 1)
@@ -86,10 +88,13 @@ struct TraceCommand {
     check_tensor_count(target, call.tensors.size() + call.keysets.size());
     const Trace trace = trace_call(*reg, target, setup);
     TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
+    // As show and has-kernel: rows of a backend a CPU-only build lacks, a predicted registry.
     std::vector<Key> ran_at;
     for (const Hop& hop : trace.hops) ran_at.push_back(hop.row.key);
-    const std::string build_note = not_compiled_note(reg->catalogue(), build_backends(*reg), ran_at);
-    const std::string registry_note = predicted_registry_note(*reg);
+    BuildBackends build = build_backends(*reg);
+    build.other_builds = builtin_names_of_build("CUDA");
+    const std::string build_note = not_compiled_note(reg->catalogue(), build, ran_at);
+    const std::string registry_note = predicted_registry_note(reg->sources);
     std::string out;
     if (format == "json") {
       auto doc = trace_json(*reg, trace, options);

@@ -1,7 +1,7 @@
 // dispatchctl verify: recompute what an export recorded from the real PyTorch.
 #include "common.h"
 #include "registry/manifest.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "render/verify_render.h"
 
 namespace dispatchctl::cli {
@@ -16,8 +16,9 @@ struct VerifyCommand {
     if (registry.manifests.empty())
       throw InputError("verify: give the export to check with -m FILE (dispatchctl export -o FILE writes one)");
     RecordedDumps recorded;  // read while loading: each export is parsed once
-    auto reg = load_registry(registry.manifests, {},
-                             [&recorded](const ManifestDocument& m) { read_recorded(m, recorded); });
+    LoadRequest request = registry.request();
+    request.on_manifest = [&recorded](const ManifestDocument& m) { read_recorded(m, recorded); };
+    auto reg = load_registry(request);
     if (recorded.tables.empty() && recorded.states.empty())
       throw InputError(registry.manifests.back() +
                        ": no recorded tables or states to verify against; export with "

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "registry/manifest.h"
-#include "registry/sources.h"
-#include "render/torch_text.h"
+#include "load/load_registry.h"
+#include "table/torch_text.h"
 #include "table/table.h"
 #include "util/errors.h"
 

@@ -43,7 +43,7 @@ install(TARGETS dispatchctl_lib EXPORT dispatchctlTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dispatchctl)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dispatchctl COMPONENT dev
         FILES_MATCHING PATTERN "*.h" PATTERN "gen" EXCLUDE PATTERN "data" EXCLUDE)
-install(FILES ${PROJECT_BINARY_DIR}/lib/include/builtin/newest_release.h
+install(FILES ${PROJECT_BINARY_DIR}/lib/generated/builtin/builtin/newest_release.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dispatchctl/builtin COMPONENT dev)
 install(EXPORT dispatchctlTargets NAMESPACE dispatchctl:: DESTINATION ${DISPATCHCTL_CMAKE_DIR} COMPONENT dev)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/dispatchctlConfig.cmake.in

@@ -2,7 +2,7 @@
 """Export the live PyTorch dispatcher registry as a dispatchctl manifest.
 
 Runs in any Python that has torch >= 1.13 and writes a manifest
-(shared/design/manifest-format.md, "dispatchctl_manifest": 1) holding every
+(docs/manifest-format.md, "dispatchctl_manifest": 1) holding every
 operator the dispatcher knows (custom namespaces included), every kernel with
 its debug string in registration order (inactive ones too), fallthrough flags,
 inferred signatures, boxed/unboxed flags, the alias-analysis kind, the

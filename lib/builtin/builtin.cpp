@@ -49,7 +49,22 @@ std::string builtin_names_of_build(std::string_view build) {
   return real + (real.empty() || predicted.empty() ? "" : ", ") + predicted;
 }
 
+std::string predicted_registry_note(const std::vector<std::string>& sources) {
+  for (const std::string& source : sources)
+    if (const BuiltinRegistry* b = find_builtin(source); b && !b->predicted_from.empty())
+      return source + " is a predicted registry, not a real build (" + std::string(b->predicted_from) +
+             "): kernels marked 'predicted' are predictions";
+  return "";
+}
+
 std::string_view exporter_script() { return span(dispatchctl_exporter_begin, dispatchctl_exporter_end); }
+
+std::string builtin_registry_names() {
+  std::string names;
+  for (const auto& b : builtin_registries())
+    names += (names.empty() ? "" : ", ") + std::string(k_builtin_prefix) + std::string(b.version);
+  return names;
+}
 
 const BuiltinRegistry* find_builtin(std::string_view name) {
   if (name.substr(0, k_builtin_prefix.size()) == k_builtin_prefix) name.remove_prefix(k_builtin_prefix.size());

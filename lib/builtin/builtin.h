@@ -31,10 +31,16 @@ const std::vector<BuiltinRegistry>& builtin_registries();
 // The built-in registries of a build ("CUDA"), newest first, real before predicted:
 // "builtin:2.6.0+cuda (real), builtin:2.14.1+cuda (predicted)"; "" if none.
 std::string builtin_names_of_build(std::string_view build);
+// "builtin:2.14.1+cuda is a predicted registry, not a real build (how it was
+// made): …" when `sources` (a Registry's) name a predicted built-in; "" otherwise.
+std::string predicted_registry_note(const std::vector<std::string>& sources);
 // "builtin:2.14.1" or "builtin:2.14" -> the entry, "builtin:2.6.0+cuda" or
 // "builtin:2.6+cuda" -> that build's; nullptr if unknown. A name without a
 // build names a build without one.
 const BuiltinRegistry* find_builtin(std::string_view name);
+// "builtin:2.14.1, builtin:1.13.1": every built-in registry by the name a user
+// types, newest (the default) first, for messages and help texts.
+std::string builtin_registry_names();
 // The exporter as this binary was built with it: tools/dispatchctl-export.py
 // with the modules of tools/dispatchctl_exporter/ inlined (one file a user's
 // Python runs; cmake/inline_exporter.cmake writes it as

@@ -6,7 +6,7 @@
 #include "check/lint.h"
 #include "builtin/builtin.h"
 #include "check/load.h"
-#include "query/op_select.h"
+#include "registry/op_select.h"
 #include "registry/key_lookup.h"
 #include "util/errors.h"
 
@@ -73,7 +73,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;
-    result.torch_version = registry.torch_version;
+    result.torch_version = registry.torch_version();
     // Every manifest file given counts, loaded or not: one that fails to load
     // leaves its operators out, never the whole base registry in (§ check).
     // load.manifest_files adds the files a typed source such as torchgen:DIR read.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "table/table.h"
 #include "util/join.h"
 

@@ -32,8 +32,6 @@ void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::
 void lint_overrides(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_ambiguity(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
-// Needs lib/live (built in when present): false means the rule is absent.
-bool live_rules_available();
 void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);

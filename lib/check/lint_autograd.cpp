@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "check/lint.h"
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "table/table.h"
 
 namespace dispatchctl {

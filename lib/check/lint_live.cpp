@@ -3,15 +3,12 @@
 // lib/live's replay when that library is built in.
 #include "check/lint.h"
 
-#if __has_include("live/live_table.h")
 #include <algorithm>
 
 #include "live/live_table.h"
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 
 namespace dispatchctl {
-
-bool live_rules_available() { return true; }
 
 void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
   const Catalogue& cat = registry.catalogue();
@@ -61,9 +58,3 @@ void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std:
 }
 
 }  // namespace dispatchctl
-#else
-namespace dispatchctl {
-bool live_rules_available() { return false; }
-void lint_stale_live_rows(const Registry&, const LintScope&, std::vector<Finding>&) {}
-}  // namespace dispatchctl
-#endif

@@ -1,12 +1,13 @@
 #include "check/load.h"
+#include "builtin/builtin_catalogues.h"
 
 #include <cctype>
 #include <map>
 
 #include "builtin/builtin.h"
 #include "registry/manifest.h"
-#include "registry/sources.h"
-#include "torchgen/lint_yaml.h"
+#include "load/load_registry.h"
+#include "check/lint_torchgen_yaml.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/json_locate.h"
@@ -77,10 +78,9 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
     if (torchgen::load_torchgen_source_for_check(source, out.registry, out.findings, out.manifest_files)) continue;
     try {
       const std::string text = read_input_file(source);
-      ManifestDocument manifest = read_manifest(text, source);
+      ManifestDocument manifest = read_manifest(text, source, {builtin_releases()});
       if (!out.registry) {
-        out.registry = std::make_unique<Registry>(*manifest.catalogue);
-        out.registry->torch_version = manifest.torch_version;
+        out.registry = std::make_unique<Registry>(*manifest.catalogue, manifest.torch_version);
       }
       out.registry->on_refused = sink;
       out.manifest_files.push_back(source);  // even if it loads only in part

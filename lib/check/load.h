@@ -1,4 +1,4 @@
-// Loading for `check`: like registry/sources.h's load_registry, but what
+// Loading for `check`: like load/load_registry.h's load_registry, but what
 // PyTorch refuses and what the loader rejects become findings, and loading
 // goes on with the next file.
 #pragma once

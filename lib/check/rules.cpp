@@ -66,20 +66,15 @@ const std::vector<RuleInfo>& check_rules() {
        "kernel from its own registrations at KEY; a backend fallback or nothing does not count. An "
        "alias key stands for its runtime keys the operator has a backend kernel for (--require "
        "Autograd: AutogradCPU for an operator with a CPU kernel, …)."},
-  };
-  static const std::vector<RuleInfo> with_live = [] {
-    std::vector<RuleInfo> all = rules;
-    if (live_rules_available())
-      all.push_back({"stale-live-row", Severity::Warning,
+      {"stale-live-row", Severity::Warning,
                      "Registration order leaves live dispatch-table rows stale",
                      "PyTorch updates its live table incrementally; some orders (CIA before CEA, CIA "
                      "before a Sparse or building-block kernel) leave rows that calls use but that "
                      "_dispatch_dump_table no longer shows. Register in the other order or add "
                      "the missing kernel. Operators read from a PyTorch dump are skipped: a dump does "
-                     "not record registration order."});
-    return all;
-  }();
-  return with_live;
+                     "not record registration order."},
+  };
+  return rules;
 }
 
 const RuleInfo* find_rule(std::string_view id) {

@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "query/op_select.h"
+#include "registry/op_select.h"
 #include "util/errors.h"
 #include "util/log.h"
 #include "util/suggest.h"

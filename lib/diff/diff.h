@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "explain/kernel_kind.h"
+#include "table/kernel_kind.h"
 #include "table/table.h"
 
 namespace dispatchctl {

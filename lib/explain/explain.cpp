@@ -1,18 +1,15 @@
 #include "explain/explain.h"
 
-#include "explain/kernel_kind.h"
+#include "table/kernel_kind.h"
 
 #include <map>
 
 #include "explain/fixes.h"
 #include "query/predicates.h"
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 #include "util/join.h"
 
-#if __has_include("live/live_table.h")
 #include "live/live_table.h"
-#define DISPATCHCTL_LIVE_REPLAY 1
-#endif
 
 namespace dispatchctl {
 
@@ -235,7 +232,6 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
 // Calls use the live table (§3.3): note a stale row, and list the keys
 // PyTorch's error lists (listAllDispatchKeys reads the live table).
 void add_live(const Registry& registry, const Operator& op, RowExplanation& e, std::vector<Key>& available) {
-#ifdef DISPATCHCTL_LIVE_REPLAY
   const LiveTable live = replay_live_table(registry, op);
   available = live.available_keys();
   if (!live.is_stale(e.key)) return;
@@ -246,9 +242,6 @@ void add_live(const Registry& registry, const Operator& op, RowExplanation& e, s
                     (e.live.valid() ? std::string(e.live.debug()) + " [" + std::string(tag_text(e.live.rule)) + "]"
                                     : std::string("no kernel")) +
                     " at " + cat.name(e.key) + ", and a call runs that; " + stale_reason(registry, op, live, e.key));
-#else
-  (void)registry, (void)op, (void)e, (void)available;
-#endif
 }
 
 }  // namespace
@@ -322,16 +315,14 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
     if (const auto at = op.kernels_at(e.row.provider); !at.empty())
       for (auto it = std::next(at.begin()); it != at.end(); ++it) e.inactive.push_back(&op.registrations[*it]);
   add_notes(registry, op, e);
-  if (!e.row.valid() || e.raises || live_replay_built_in()) {
-    const auto table = compute_table(registry, op);
-    std::vector<Key> available = available_keys(table);
-    add_live(registry, op, e, available);
-    if (!e.row.valid()) {
-      e.error = missing_row_error(registry, op, k, table, available);
-      e.available = available;
-    }
-    if (with_fixes && (!e.row.valid() || e.raises)) e.fixes = find_fixes(registry, op, k, table);
+  const auto table = compute_table(registry, op);
+  std::vector<Key> available = available_keys(table);
+  add_live(registry, op, e, available);
+  if (!e.row.valid()) {
+    e.error = missing_row_error(registry, op, k, table, available);
+    e.available = available;
   }
+  if (with_fixes && (!e.row.valid() || e.raises)) e.fixes = find_fixes(registry, op, k, table);
   return e;
 }
 

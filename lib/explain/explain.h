@@ -1,5 +1,5 @@
 // Why one row of an operator's dispatch table came out as it did: every rule
-// of dispatch-semantics.md §3.2 in order with its outcome, read from the
+// of docs/dispatch-semantics.md §3.2 in order with its outcome, read from the
 // record compute_row keeps (table/table.h), plus what PyTorch does with the
 // row at call time and, for missing rows, what would fill it.
 #pragma once
@@ -25,7 +25,7 @@ struct RuleOutcome {
     No,              // step 4: no backend kernel, CompositeImplicitAutograd may fill the row
   };
   // The step number as printed, 1 … 10; the same numbers as the README's
-  // "How a row is computed" and dispatch-semantics.md §3.2. Every step is
+  // "How a row is computed" and docs/dispatch-semantics.md §3.2. Every step is
   // listed for every release (missing aliases as not_in_release), so the
   // numbers run without gaps; 10 (missing) only when nothing filled the row.
   int step = 0;

@@ -10,7 +10,7 @@ namespace {
 
 // The registry PyTorch would have with only this operator and every fallback.
 std::unique_ptr<Registry> scratch_registry(const Registry& registry, const Operator& op) {
-  auto scratch = std::make_unique<Registry>(registry.catalogue());
+  auto scratch = std::make_unique<Registry>(registry.catalogue(), registry.torch_version());
   scratch->check_signatures = false;  // the registrations were accepted once already
   for (const Fallback& fb : registry.fallbacks()) scratch->fallback(fb);
   if (op.schema) scratch->define(op.name, *op.schema);

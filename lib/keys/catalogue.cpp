@@ -6,7 +6,6 @@
 #include <deque>
 #include <stdexcept>
 
-#include "builtin/builtin.h"
 #include "keys/profile.h"
 #include "util/errors.h"
 #include "util/join.h"
@@ -161,50 +160,9 @@ KeySet Catalogue::union_of(const std::vector<std::string_view>& names, const cha
   return s;
 }
 
-namespace {
-// Built-in catalogues, built on first use from the compiled-in profiles, only
-// for the release a command needs.
-struct BuiltinCatalogues {
-  std::vector<std::unique_ptr<Catalogue>> built;
-  BuiltinCatalogues() : built(builtin_registries().size()) {}
-};
-BuiltinCatalogues& builtin_catalogues() {
-  static auto* all = new BuiltinCatalogues;  // never destroyed: left to the process exit, as registries are
-  return *all;
-}
-}  // namespace
-
-const Catalogue* Catalogue::for_version(std::string_view version) {
-  const std::string wanted = major_minor(version);
-  if (wanted.empty() || (version.size() > wanted.size() && version[wanted.size()] != '.' &&
-                         version[wanted.size()] != '+'))
-    return nullptr;
-  const auto& registries = builtin_registries();
-  auto& cache = builtin_catalogues().built;
-  // A predicted registry's profile is its base's: the real builds come first.
-  for (size_t i = 0; i < registries.size(); ++i) {
-    if (major_minor(registries[i].version) != wanted || !registries[i].predicted_from.empty()) continue;
-    if (!cache[i]) cache[i] = std::make_unique<Catalogue>(registries[i].profile());
-    return cache[i].get();
-  }
-  return nullptr;
-}
-
 const Catalogue& Catalogue::intern(ReleaseSpec spec) {
   static std::deque<std::unique_ptr<Catalogue>> loaded;
   return *loaded.emplace_back(std::make_unique<Catalogue>(std::move(spec)));
-}
-
-std::vector<std::string> Catalogue::supported_versions() {
-  std::vector<std::string> out;
-  for (const auto& b : builtin_registries()) out.push_back(major_minor(b.version));
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-std::string Catalogue::supported_versions_text() {
-  return join(supported_versions(), ", ", [](const auto& v) { return v + ".x"; });
 }
 
 bool Catalogue::is_runtime(Key k) const {

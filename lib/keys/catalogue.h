@@ -1,5 +1,5 @@
 // The dispatch keys of one PyTorch release, built from its release profile
-// (keys/profile.h) exactly as c10 lays them out (dispatch-semantics.md §1,
+// (keys/profile.h) exactly as c10 lays them out (docs/dispatch-semantics.md §1,
 // §2): enum values, printed names, the 64-bit key set, and the alias and
 // autograd sets as the release reported them. Code asks the catalogue; it
 // never lists keys itself.
@@ -53,14 +53,8 @@ class Catalogue {
   // Throws InputError (naming spec.source) when the profile's parts disagree.
   explicit Catalogue(ReleaseSpec spec);
 
-  // The built-in profile of the same MAJOR.MINOR ("1.13", "1.13.1", "2.14.0+x" …);
-  // nullptr when none is built in.
-  static const Catalogue* for_version(std::string_view version);
   // A catalogue for a profile read at run time; lives as long as the process.
   static const Catalogue& intern(ReleaseSpec spec);
-  static std::vector<std::string> supported_versions();
-  // "1.13.x, 2.14.x": for error messages.
-  static std::string supported_versions_text();
 
   const ReleaseSpec& spec() const { return *spec_; }
   std::string_view version() const { return spec_->version; }

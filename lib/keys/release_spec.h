@@ -1,5 +1,5 @@
 // Everything dispatchctl knows about one PyTorch release, as read from its
-// release profile (lib/keys/profile.h; dispatch-semantics.md §1, §2, §5, §8,
+// release profile (lib/keys/profile.h; docs/dispatch-semantics.md §1, §2, §5, §8,
 // §9). Pure data: the strings live in `arena`, the fields view into it, so a
 // spec is movable but not copyable. Catalogue derives everything else.
 #pragma once

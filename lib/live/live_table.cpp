@@ -56,7 +56,7 @@ namespace {
 class Replay {
  public:
   Replay(const Registry& registry, const Operator& op)
-      : registry_(registry), op_(op), cat_(registry.catalogue()), shadow_(cat_) {
+      : registry_(registry), op_(op), cat_(registry.catalogue()), shadow_(cat_, registry.torch_version()) {
     const auto& keys = cat_.runtime_keys();
     table_.catalogue = &cat_;
     table_.rows.resize(keys.size());

@@ -2,7 +2,7 @@
 // after replaying every registration (kernels of this operator and the
 // dispatcher-wide backend fallbacks) in registration order with the
 // incremental OperatorEntry::updateDispatchTable_ algorithm
-// (dispatch-semantics.md §3.3). Calls use this table; `_dispatch_dump_table`
+// (docs/dispatch-semantics.md §3.3). Calls use this table; `_dispatch_dump_table`
 // prints the recomputed one. Where the two hold different kernels the live
 // row is *stale*.
 #pragma once

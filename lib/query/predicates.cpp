@@ -2,18 +2,14 @@
 
 #include <algorithm>
 
-#include "builtin/builtin.h"
-#include "explain/kernel_kind.h"
-#include "query/op_select.h"
+#include "table/kernel_kind.h"
+#include "registry/op_select.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/suggest.h"
 #include "util/typed_name.h"
 
-#if __has_include("live/live_table.h")
 #include "live/live_table.h"
-#define DISPATCHCTL_LIVE_REPLAY 1
-#endif
 
 namespace dispatchctl {
 
@@ -37,21 +33,7 @@ Key computed_row_key(const Catalogue& cat, Key k) {
   return k;
 }
 
-Row live_row(const Registry& registry, const Operator& op, Key k) {
-#ifdef DISPATCHCTL_LIVE_REPLAY
-  return replay_live_table(registry, op).live(k);
-#else
-  return compute_row(registry, op, k);
-#endif
-}
-
-bool live_replay_built_in() {
-#ifdef DISPATCHCTL_LIVE_REPLAY
-  return true;
-#else
-  return false;
-#endif
-}
+Row live_row(const Registry& registry, const Operator& op, Key k) { return replay_live_table(registry, op).live(k); }
 
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k) {
   return live_row(registry, op, computed_row_key(registry.catalogue(), k)).valid();
@@ -112,22 +94,14 @@ BuildBackends build_backends(const Registry& registry) {
 
 namespace {
 
-std::string not_compiled_text(const std::string& backends) {
-  const std::string cuda = builtin_names_of_build("CUDA");
+std::string not_compiled_text(const std::string& backends, const std::string& other_builds) {
   return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
-         "computes; for CUDA answers use " + (cuda.empty() ? "" : "a built-in CUDA registry (" + cuda + ") or ") +
+         "computes; for CUDA answers use " +
+         (other_builds.empty() ? "" : "a built-in CUDA registry (" + other_builds + ") or ") +
          "your CUDA build (-m python, or dispatchctl export -o FILE)";
 }
 
 }  // namespace
-
-std::string predicted_registry_note(const Registry& registry) {
-  for (const std::string& source : registry.sources)
-    if (const BuiltinRegistry* b = find_builtin(source); b && !b->predicted_from.empty())
-      return source + " is a predicted registry, not a real build (" + std::string(b->predicted_from) +
-             "): kernels marked 'predicted' are predictions";
-  return "";
-}
 
 std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, Key k) {
   return not_compiled_note(cat, build, std::vector<Key>{k});
@@ -146,7 +120,7 @@ std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, 
   if (named.empty() || !build.cpu_only) return "";
   std::string list;
   for (size_t i = 0; i < named.size(); ++i) list += (i ? (i + 1 == named.size() ? " or " : ", ") : "") + named[i];
-  return not_compiled_text(list);
+  return not_compiled_text(list, build.other_builds);
 }
 
 std::string require_tag(std::string_view text) {

@@ -1,5 +1,5 @@
 // Yes/no questions about operators and keys, answered as PyTorch's Python
-// bindings answer them (dispatch-semantics.md §7), and the AND-combined
+// bindings answer them (docs/dispatch-semantics.md §7), and the AND-combined
 // predicates of `dispatchctl query`.
 #pragma once
 
@@ -20,10 +20,9 @@ bool has_kernel_for_dispatch_key(const Operator& op, Key k);
 // a building block answers for its CPU instance (Dense ≡ CPU, §1.8); an
 // alias key throws InputError with PyTorch's text.
 Key computed_row_key(const Catalogue& cat, Key k);
-// The row a call uses: PyTorch's live table (lib/live replay, §3.3) when
-// it is built in, else the computed row (they differ only for stale rows).
+// The row a call uses: PyTorch's live table (lib/live replay, §3.3), which
+// differs from the computed row only for stale rows.
 Row live_row(const Registry& registry, const Operator& op, Key k);
-bool live_replay_built_in();
 // _dispatch_has_computed_kernel_for_dispatch_key: the live row holds a valid
 // kernel (fallthrough fallbacks and the ambiguous kernel included).
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k);
@@ -55,6 +54,9 @@ std::string_view verdict_word(RowVerdict verdict);
 struct BuildBackends {
   std::vector<std::string> compiled, not_compiled;  // backend names, catalogue order
   bool cpu_only = false;  // CPU compiled, none of the GPU backends (CUDA, HIP, XPU, MPS)
+  // Registries of a CUDA build a CPU-only note names ("builtin:2.6.0+cuda (real), …"):
+  // the caller's, who knows what is built in (builtin_names_of_build).
+  std::string other_builds;
   bool compiled_in(std::string_view backend) const;
 };
 BuildBackends build_backends(const Registry& registry);

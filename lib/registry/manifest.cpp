@@ -30,16 +30,16 @@ std::string checked_version(const ObjectReader& top) {
 }
 
 // The catalogue a manifest's keys are read against: its own profile, else
-// the one it is layered over, else a built-in one of the same MAJOR.MINOR.
+// the one it is layered over, else a known one of the same MAJOR.MINOR.
 const Catalogue& catalogue_of(const ObjectReader& top, const std::string& version,
-                              const Catalogue* base) {
+                              const ManifestCatalogues& catalogues) {
   if (const json* profile = top.get("release_profile"))
     return Catalogue::intern(read_release_profile(*profile, top.source(), "/release_profile", version));
-  if (base && base->version() == major_minor(version)) return *base;
-  if (const Catalogue* builtin = Catalogue::for_version(version)) return *builtin;
+  if (catalogues.base && catalogues.base->version() == major_minor(version)) return *catalogues.base;
+  if (const Catalogue* known = catalogues.known.find(version)) return *known;
   top.fail("/torch_version",
            "PyTorch '" + version + "' is not supported: no release profile for it is built in (" +
-               Catalogue::supported_versions_text() +
+               catalogues.known.versions_text() +
                ") and the manifest carries none; export one from that torch with "
                "'dispatchctl export --python PYTHON -o torch.json' and load it first (-m torch.json)");
 }
@@ -81,7 +81,7 @@ ManifestKernel read_kernel(const ObjectReader& r, StringPool& strings, Problem::
   kernel.fallthrough = r.boolean("fallthrough").value_or(false);
   kernel.signature = kept(strings, r.string("signature", false));
   kernel.boxed = r.boolean("boxed").value_or(true);
-  // A fallthrough kernel is boxed only (manifest-format.md).
+  // A fallthrough kernel is boxed only (docs/manifest-format.md).
   kernel.unboxed = r.boolean("unboxed").value_or(!kernel.fallthrough);
   if (auto then = r.string("then", false)) {
     const auto* found = std::find(std::begin(k_then_names) + 1, std::end(k_then_names), *then);
@@ -152,10 +152,10 @@ bool defines_aten(const json& element) {
 }
 
 // The top-level fields: the format, the release and its catalogue.
-void read_header(ManifestDocument& m, const Catalogue* base) {
+void read_header(ManifestDocument& m, const ManifestCatalogues& catalogues) {
   ObjectReader top(m.doc, m.source, "", k_top_fields);
   m.torch_version = checked_version(top);
-  m.catalogue = &catalogue_of(top, m.torch_version, base);
+  m.catalogue = &catalogue_of(top, m.torch_version, catalogues);
   m.has_profile = top.get("release_profile") != nullptr;
   if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
     top.fail("/recorded", "expected an object {\"tables\": {OP: TEXT}, \"states\": {OP: TEXT}}");
@@ -163,7 +163,7 @@ void read_header(ManifestDocument& m, const Catalogue* base) {
 
 ManifestDocument read_streamed(const std::function<StreamedManifest(const OperatorSink&)>& stream,
                                const std::function<std::string()>& text, const std::string& source,
-                               const Catalogue* base) {
+                               const ManifestCatalogues& catalogues) {
   ManifestDocument m;
   m.source = source;
   const OperatorSink keep = [&m, &source](json&& element) {
@@ -173,7 +173,7 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
   StreamedManifest streamed = stream(keep);
   m.doc = std::move(streamed.top);
   m.bytes = streamed.bytes;
-  read_header(m, base);
+  read_header(m, catalogues);
   check_manifest_schemas(m.operators, text, source, *m.catalogue);
   return m;
 }
@@ -225,7 +225,6 @@ void apply_header(Registry& registry, const ManifestDocument& manifest) {
   ObjectReader top(doc, source, "", k_top_fields);
   const std::string& version = manifest.torch_version;
   registry.require_release(version, source + ": /torch_version");
-  if (registry.torch_version.empty()) registry.torch_version = version;
   if (top.get("description")) (void)top.string("description", false);
   if (const json* fallbacks = top.array("fallbacks")) {
     for (size_t i = 0; i < fallbacks->size(); ++i) {
@@ -273,14 +272,14 @@ ManifestOperator::ManifestOperator(const ManifestOperator& other)
       problem(other.problem ? std::make_unique<Problem>(*other.problem) : nullptr),
       name_is_string(other.name_is_string) {}
 
-ManifestDocument read_manifest(std::string_view text, const std::string& source, const Catalogue* base) {
+ManifestDocument read_manifest(std::string_view text, const std::string& source, const ManifestCatalogues& catalogues) {
   return read_streamed([&](const OperatorSink& sink) { return stream_manifest_text(text, source, sink); },
-                       [text] { return std::string(text); }, source, base);
+                       [text] { return std::string(text); }, source, catalogues);
 }
 
-ManifestDocument read_manifest_file(const std::string& path, const std::string& source, const Catalogue* base) {
+ManifestDocument read_manifest_file(const std::string& path, const std::string& source, const ManifestCatalogues& catalogues) {
   return read_streamed([&](const OperatorSink& sink) { return stream_manifest_file(path, source, sink); },
-                       [&path] { return read_input_file(path); }, source, base);
+                       [&path] { return read_input_file(path); }, source, catalogues);
 }
 
 void apply_manifest(Registry& registry, ManifestDocument&& manifest) { apply_document(registry, std::move(manifest)); }
@@ -292,7 +291,7 @@ struct GaveUp {};  // not an InputError: nothing on the way catches it
 }  // namespace
 
 std::optional<ManifestDocument> apply_manifest_file_streaming(
-    const std::string& path, const std::string& source, const Catalogue* base,
+    const std::string& path, const std::string& source, const ManifestCatalogues& catalogues,
     const std::function<Registry*(const ManifestDocument& header)>& registry_for, bool aten_definitions_refused) {
   ManifestDocument m;
   m.source = source;
@@ -300,7 +299,7 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
   size_t fields_before = 0, index = 0;
   const OperatorsStart start = [&](const json& top) {
     m.doc = top;
-    read_header(m, base);
+    read_header(m, catalogues);
     registry = registry_for(m);
     if (!registry) throw GaveUp{};
     apply_header(*registry, m);
@@ -330,7 +329,7 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
     m.doc = std::move(streamed.top);
     m.bytes = streamed.bytes;
     if (m.doc.size() != fields_before) {
-      read_header(m, base);
+      read_header(m, catalogues);
       (void)ObjectReader(m.doc, source, "", k_top_fields).string("description", false);
     }
   } catch (const GaveUp&) {

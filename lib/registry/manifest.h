@@ -1,4 +1,4 @@
-// The registration manifest (shared/design/manifest-format.md, schema in
+// The registration manifest (docs/manifest-format.md, schema in
 // schemas/manifest.schema.json): loading one onto a Registry, and writing
 // a Registry back out. A manifest is read streaming (manifest_stream.h):
 // its operators are kept as ManifestOperator records, not as JSON.
@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "keys/known_releases.h"
 #include "registry/registry.h"
 
 namespace dispatchctl {
@@ -57,19 +58,25 @@ struct ManifestDocument {
   std::shared_ptr<StringPool> strings = std::make_shared<StringPool>();  // what they view
   std::string torch_version;
   std::string source;
-  // Its keys' catalogue: from its "release_profile", else `base` (what it is
-  // layered over) or a built-in profile of the same MAJOR.MINOR.
+  // Its keys' catalogue: from its "release_profile", else as ManifestCatalogues says.
   const Catalogue* catalogue = nullptr;
   bool has_profile = false;
   // Defines aten:: operators: a whole registry, not something to layer.
   bool whole_registry = false;
   size_t bytes = 0;  // of JSON text read
 };
+// The catalogue a manifest without a "release_profile" is read against: `base`
+// (the registry it is layered over) when of its release, else one of `known`
+// (the loading layer passes the built-in releases).
+struct ManifestCatalogues {
+  const KnownReleases& known;
+  const Catalogue* base = nullptr;
+};
 ManifestDocument read_manifest(std::string_view text, const std::string& source,
-                               const Catalogue* base = nullptr);
+                               const ManifestCatalogues& catalogues);
 // The same, reading the file in blocks (gunzipped first when it is gzip).
 ManifestDocument read_manifest_file(const std::string& path, const std::string& source,
-                                    const Catalogue* base = nullptr);
+                                    const ManifestCatalogues& catalogues);
 // Applies a manifest's registrations on top of what the registry holds,
 // like a library loaded after the earlier ones. The rvalue form moves the
 // operators out as it goes (a large manifest is not held twice).
@@ -86,7 +93,7 @@ void apply_manifest(Registry& registry, const ManifestDocument& manifest);
 // half-changed, and the caller rolls it back and reads the file with
 // read_manifest_file + apply_manifest, which report errors in their order.
 std::optional<ManifestDocument> apply_manifest_file_streaming(
-    const std::string& path, const std::string& source, const Catalogue* base,
+    const std::string& path, const std::string& source, const ManifestCatalogues& catalogues,
     const std::function<Registry*(const ManifestDocument& header)>& registry_for, bool aten_definitions_refused);
 // The registry as one manifest (operators and kernels in registration order).
 std::string write_manifest(const Registry& registry, const std::string& torch_version);

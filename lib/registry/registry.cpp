@@ -28,7 +28,7 @@ void Registry::declare(std::string_view op_name, Strings strings, std::size_t ke
 
 namespace {
 // PyTorch refuses a C++ kernel whose inferred schema disagrees with the
-// operator's schema (dispatch-semantics.md §9); its message, on one line.
+// operator's schema (docs/dispatch-semantics.md §9); its message, on one line.
 std::optional<std::string> signature_problem(std::string_view op_name, const Schema& schema,
                                              const Kernel& kernel) {
   if (!kernel.signature) return std::nullopt;
@@ -50,7 +50,7 @@ void Registry::refuse(Refusal what, const Origin& where, const std::string& mess
 
 void Registry::require_release(const std::string& version, const std::string& where) const {
   if (major_minor(version) == catalogue_->version()) return;
-  throw InputError(where + ": torch_version '" + version + "' does not match '" + torch_version +
+  throw InputError(where + ": torch_version '" + version + "' does not match '" + torch_version_ +
                    "' of the manifests loaded before; load manifests of one release");
 }
 

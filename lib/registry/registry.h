@@ -1,6 +1,6 @@
 // What the libraries registered with the dispatcher: operators (schema +
 // kernels per key, newest first) and the dispatcher-wide backend fallbacks
-// (dispatch-semantics.md §3.1). Built by the manifest loader or the dump
+// (docs/dispatch-semantics.md §3.1). Built by the manifest loader or the dump
 // importer through the same three calls PyTorch has: def, impl, fallback.
 #pragma once
 
@@ -21,6 +21,7 @@
 #include "registry/origin.h"
 #include "registry/string_pool.h"
 #include "util/errors.h"
+#include "util/forward_iterator.h"
 
 namespace dispatchctl {
 
@@ -71,22 +72,16 @@ class KernelsAtKey {
   KernelsAtKey(const std::vector<Kernel>& registrations, Key key)
       : first_(registrations.data()), last_(registrations.data() + registrations.size()), key_(key) {}
 
-  class iterator {
+  class iterator : public ForwardIterator<iterator, std::uint32_t> {
    public:
-    using value_type = std::uint32_t;
-    using difference_type = std::ptrdiff_t;
     iterator() = default;
     iterator(const Kernel* first, const Kernel* at, Key key) : first_(first), at_(at), key_(key) { settle(); }
     std::uint32_t operator*() const { return static_cast<std::uint32_t>(at_ - 1 - first_); }
+    using ForwardIterator::operator++;
     iterator& operator++() {
       --at_;
       settle();
       return *this;
-    }
-    iterator operator++(int) {
-      iterator was = *this;
-      ++*this;
-      return was;
     }
     bool operator==(const iterator& other) const { return at_ == other.at_; }
 
@@ -131,25 +126,19 @@ struct Operator {
   class KeysWithKernels {
    public:
     explicit KeysWithKernels(const Operator& op) : op_(&op) {}
-    class iterator {
+    class iterator : public ForwardIterator<iterator, KeyKernels> {
      public:
-      using value_type = KeyKernels;
-      using difference_type = std::ptrdiff_t;
       iterator() = default;
       iterator(const Operator* op, int key) : op_(op), key_(key) { settle(); }
       KeyKernels operator*() const {
         const Key k = static_cast<Key>(key_);
         return {k, KernelsAtKey(op_->registrations, k)};
       }
+      using ForwardIterator::operator++;
       iterator& operator++() {
         ++key_;
         settle();
         return *this;
-      }
-      iterator operator++(int) {
-        iterator was = *this;
-        ++*this;
-        return was;
       }
       bool operator==(const iterator& other) const { return key_ == other.key_; }
 
@@ -175,21 +164,22 @@ struct Operator {
   bool has(Key k) const { return (present[k >> 6] >> (k & 63)) & 1; }
   // The list at exactly k (alias keys allowed), newest first; empty if none.
   KernelsAtKey kernels_at(Key k) const { return KernelsAtKey(registrations, k); }
+  // The newest kernel at exactly k: the one PyTorch dispatches to.
   const Kernel* active(Key k) const {
     if (!has(k)) return nullptr;
-    for (auto at = registrations.rbegin(); at != registrations.rend(); ++at)
-      if (at->key == k) return &*at;
-    return nullptr;
+    return &registrations[kernels_at(k).front()];
   }
 };
 
 class Registry {
  public:
-  explicit Registry(const Catalogue& catalogue)
-      : catalogue_(&catalogue), fallback_slot_(catalogue.key_count(), -1) {}
+  // `torch_version` as the first source gave it ("2.14.1"); the catalogue is its release's.
+  Registry(const Catalogue& catalogue, std::string torch_version)
+      : catalogue_(&catalogue), torch_version_(std::move(torch_version)),
+        fallback_slot_(catalogue.key_count(), -1) {}
 
   const Catalogue& catalogue() const { return *catalogue_; }
-  std::string torch_version;  // as the first manifest gave it
+  const std::string& torch_version() const { return torch_version_; }
   // Check kernel signatures against schemas as PyTorch does at registration.
   // Off for PyTorch's own dumps: what PyTorch printed, it already accepted.
   bool check_signatures = true;
@@ -247,6 +237,7 @@ class Registry {
   void refuse(Refusal what, const Origin& where, const std::string& message) const;
 
   const Catalogue* catalogue_;
+  std::string torch_version_;
   // Shared by copies of the registry, whose views point into it.
   std::shared_ptr<StringPool> pool_ = std::make_shared<StringPool>();
   std::vector<std::shared_ptr<const StringPool>> kept_pools_;

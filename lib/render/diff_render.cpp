@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
 #include "util/log.h"
@@ -266,9 +266,9 @@ static nlohmann::ordered_json diff_json_header(const DiffResult& r, const DiffRe
   const auto c = r.counts();
   json doc = json_document();
   doc["old"] = {{"label", options.old_label}, {"sources", r.old_registry->sources},
-                {"torch_version", r.old_registry->torch_version}};
+                {"torch_version", r.old_registry->torch_version()}};
   doc["new"] = {{"label", options.new_label}, {"sources", r.new_registry->sources},
-                {"torch_version", r.new_registry->torch_version}};
+                {"torch_version", r.new_registry->torch_version()}};
   doc["equal"] = r.empty();
   doc["locations"] = options.locations;
   json transitions = json::array();

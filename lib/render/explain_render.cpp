@@ -4,7 +4,8 @@
 #include <tuple>
 
 #include "builtin/builtin.h"
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
+#include "render/json_document.h"
 #include "render/show_render.h"
 #include "util/join.h"
 
@@ -242,6 +243,18 @@ nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyE
   }
   doc["rows"] = std::move(rows);
   return doc;
+}
+
+std::string explain_json_document_text(const Registry& registry,
+                                       const std::vector<OperatorKeyExplanation>& explanations,
+                                       const std::string& build_note, const std::string& registry_note) {
+  nlohmann::ordered_json doc = json_document();
+  doc["torch_version"] = registry.torch_version();
+  if (!build_note.empty()) doc["build_note"] = build_note;
+  if (!registry_note.empty()) doc["registry_note"] = registry_note;
+  doc["explanations"] = nlohmann::ordered_json::array();
+  for (const auto& e : explanations) doc["explanations"].push_back(explain_json(registry, e));
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace dispatchctl

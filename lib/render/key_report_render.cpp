@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "query/predicates.h"
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
 #include "util/join.h"
@@ -105,7 +105,7 @@ nlohmann::ordered_json key_report_json(const Registry& registry, const KeyReport
   using J = nlohmann::ordered_json;
   auto key_names = [&](const std::vector<Key>& keys) { return key_names_json(cat, keys); };
   J doc = json_document();
-  doc["torch_version"] = registry.torch_version;
+  doc["torch_version"] = registry.torch_version();
   doc["key"] = cat.name(r.key);
   doc["key_kind"] = r.alias ? "alias" : "runtime";
   doc["operators"] = r.operator_count;

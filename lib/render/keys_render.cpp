@@ -4,7 +4,7 @@
 #include <vector>
 
 
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/json_document.h"
 #include "util/join.h"
 

@@ -1,6 +1,6 @@
 #include "render/live_render.h"
 
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/show_render.h"
 
 namespace dispatchctl {

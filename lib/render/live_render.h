@@ -1,4 +1,4 @@
-// How `show --live` marks stale live rows (dispatch-semantics.md §3.3): a
+// How `show --live` marks stale live rows (docs/dispatch-semantics.md §3.3): a
 // text section after the grouped table and fields on the JSON rows.
 #pragma once
 

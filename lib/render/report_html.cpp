@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 #include "util/join.h"
 
 namespace dispatchctl {
@@ -126,7 +126,7 @@ std::string percent(std::size_t part, std::size_t whole) {
 
 std::string sources_label(const Registry& reg) {
   const std::string out = join(reg.sources, " + ");
-  return out.empty() ? "builtin:" + reg.torch_version : out;
+  return out.empty() ? "builtin:" + reg.torch_version() : out;
 }
 
 }  // namespace
@@ -136,7 +136,7 @@ std::string coverage_html(const CoverageReport& report) {
   std::vector<std::string> keys;
   for (Key k : report.keys) keys.push_back(cat.name(k));
   MatrixPage page(MatrixPage::Kind::Coverage, "Dispatch key coverage",
-                  sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version + ")",
+                  sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version() + ")",
                   keys);
   for (std::size_t i = 0; i < report.operators.size(); ++i) {
     const Operator& op = *report.operators[i];
@@ -151,7 +151,7 @@ std::string coverage_html(const CoverageReport& report) {
 std::string coverage_json_text(const CoverageReport& report) {
   const Catalogue& cat = report.registry->catalogue();
   nlohmann::ordered_json doc;
-  doc["torch_version"] = report.registry->torch_version;
+  doc["torch_version"] = report.registry->torch_version();
   doc["sources"] = report.registry->sources;
   doc["keys"] = nlohmann::ordered_json::array();
   for (std::size_t j = 0; j < report.keys.size(); ++j) {

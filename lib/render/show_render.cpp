@@ -1,10 +1,12 @@
 #include "render/show_render.h"
 
+#include "render/json_document.h"
+
 #include <map>
 
 #include "builtin/builtin.h"
-#include "explain/kernel_kind.h"
-#include "render/key_summary.h"
+#include "table/kernel_kind.h"
+#include "keys/key_summary.h"
 
 namespace dispatchctl {
 
@@ -180,6 +182,16 @@ nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
     if (row.valid() || options.all_keys) table.push_back(row_json(cat, row));
   j["rows"] = std::move(table);
   return j;
+}
+
+std::string show_json_document_text(const Registry& registry, const std::string& build_note,
+                                    nlohmann::ordered_json operators, const std::string& registry_note) {
+  nlohmann::ordered_json doc = json_document();
+  doc["torch_version"] = registry.torch_version();
+  if (!registry_note.empty()) doc["registry_note"] = registry_note;
+  if (!build_note.empty()) doc["build_note"] = build_note;
+  doc["operators"] = std::move(operators);
+  return doc.dump(2) + "\n";
 }
 
 }  // namespace dispatchctl

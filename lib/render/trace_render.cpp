@@ -1,6 +1,6 @@
 #include "render/trace_render.h"
 
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
 
@@ -149,7 +149,7 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
   const Catalogue& cat = registry.catalogue();
   nlohmann::ordered_json j = json_document();
   j["operator"] = trace.op;
-  j["torch_version"] = registry.torch_version;
+  j["torch_version"] = registry.torch_version();
   j["tls_steps"] = options.tls_steps;
   j["calls"] = nlohmann::ordered_json::array();
   for (const auto& call : trace.calls) {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "query/op_select.h"
+#include "registry/op_select.h"
 #include "query/predicates.h"
 #include "registry/key_lookup.h"
 

@@ -1,5 +1,5 @@
 // One operator's dispatch table computed as OperatorEntry::
-// computeDispatchTableEntryWithDebug does (dispatch-semantics.md §3.2),
+// computeDispatchTableEntryWithDebug does (docs/dispatch-semantics.md §3.2),
 // with provenance on every row and, on request, the record of every rule
 // tried (ninja's Explanations idea: record why while computing).
 #pragma once

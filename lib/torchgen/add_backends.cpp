@@ -38,8 +38,7 @@ std::size_t add_backend_predictions(Registry& registry, const TorchgenInputs& in
   // The base's registrations keep their order; a predicted one goes before
   // the first hand-written registration at its key, as the codegen libraries
   // load first in PyTorch, so a hand-written kernel there still wins.
-  Registry out(catalogue);
-  out.torch_version = registry.torch_version;
+  Registry out(catalogue, registry.torch_version());
   out.sources = registry.sources;
   out.on_refused = registry.on_refused;
   out.check_signatures = false;
@@ -57,6 +56,7 @@ std::size_t add_backend_predictions(Registry& registry, const TorchgenInputs& in
         Kernel k;
         k.key = *catalogue.find(r->key);
         k.debug = out.keep(predicted_debug_text(r->generator, r->rule, r->loc.file, r->loc.line));
+        k.origin = Origin{r->loc.file, "", r->loc.line};  // the YAML entry (check scopes findings by it)
         out.impl(op.name, k);
         r = nullptr;
         ++count;

@@ -90,8 +90,7 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
   std::unordered_map<std::string, std::vector<const PredictedRegistration*>> kernels;
   for (const auto& r : predictions.registrations) kernels[r.op].push_back(&r);
 
-  Registry out(catalogue);
-  out.torch_version = base.torch_version.empty() ? options.release : base.torch_version;
+  Registry out(catalogue, base.torch_version());
   out.sources = base.sources;
   out.sources.push_back("torchgen:" + inputs.native_functions.path);
   out.on_refused = base.on_refused;

@@ -7,7 +7,6 @@
 #include <set>
 #include <string>
 
-#include "builtin/builtin.h"
 #include "registry/registry.h"
 #include "torchgen/inputs.h"
 #include "torchgen/predict.h"
@@ -18,8 +17,6 @@ constexpr std::string_view k_torchgen_prefix = "torchgen:";
 
 struct TorchgenOptions {
   std::set<std::string> build_backends = {"CPU"};
-  // Release whose rules apply when the registry names none (an empty registry).
-  std::string release = std::string(k_default_release);
 };
 
 // Everything torchgen would generate for these inputs (parse, O2, predict).

@@ -1,4 +1,4 @@
-// What each torchgen generator registers for a build (torchgen-rules.md §3):
+// What each torchgen generator registers for a build (docs/torchgen-rules.md §3):
 // Register<Key>, RegisterBackendSelect, RegisterFunctionalization,
 // VariableType, ADInplaceOrViewType, TraceType — every registration with the
 // YAML file:line and the rule that produced it.
@@ -17,7 +17,7 @@ namespace dispatchctl::torchgen {
 struct PredictedRegistration {
   std::string op;         // "aten::add.Tensor"
   std::string key;        // as the registry names it: "CPU", "Autograd", "Tracer"
-  std::string rule;       // the rule of torchgen-rules.md: "dispatch-entry", "structured-meta" …
+  std::string rule;       // the rule of docs/torchgen-rules.md: "dispatch-entry", "structured-meta" …
   std::string generator;  // the generated file, e.g. "RegisterCPU.cpp", "VariableType.cpp"
   Location loc;           // native_functions.yaml (or derivatives.yaml) entry
 };

@@ -1,5 +1,5 @@
 // tools/autograd: VariableType (use_derived + derivatives.yaml dispatch keys),
-// ADInplaceOrViewType and TraceType (torchgen-rules.md §3).
+// ADInplaceOrViewType and TraceType (docs/torchgen-rules.md §3).
 #include <map>
 #include <unordered_map>
 

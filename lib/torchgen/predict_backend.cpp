@@ -1,5 +1,5 @@
 // Register<Key>.cpp, RegisterBackendSelect.cpp and
-// RegisterFunctionalization.cpp (torchgen-rules.md §3).
+// RegisterFunctionalization.cpp (docs/torchgen-rules.md §3).
 #include <map>
 
 #include "torchgen/grouping.h"

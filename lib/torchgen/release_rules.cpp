@@ -1,5 +1,5 @@
 // The rules files of lib/torchgen/data, embedded by lib/CMakeLists.txt; each
-// entry is confirmed by the ablations of torchgen-rules.md §5 against the
+// entry is confirmed by the ablations of docs/torchgen-rules.md §5 against the
 // release's real registry.
 #include "torchgen/release_rules.h"
 

@@ -1,5 +1,5 @@
 // What differs between the torchgen of two PyTorch releases
-// (torchgen-rules.md §7), as data: one JSON file per release in
+// (docs/torchgen-rules.md §7), as data: one JSON file per release in
 // lib/torchgen/data (rules-MAJOR.MINOR.json, embedded at build time), like the
 // key catalogue's profiles. Code reads these fields; it never compares versions.
 #pragma once

@@ -2,7 +2,7 @@
 // native_functions.yaml entry, parsed into the pieces the generators look at
 // (kind, self argument, out= arguments, TensorOptions, alias annotations),
 // the grouping `signature()`, and the text the dispatcher prints for it
-// (torchgen-rules.md O3, O4).
+// (docs/torchgen-rules.md O3, O4).
 #pragma once
 
 #include <functional>

@@ -1,6 +1,6 @@
 // The dispatcher does not keep torchgen's text: RegisterSchema.cpp hands it
 // to c10's schema parser, and `_dispatch_dump` prints the parsed
-// FunctionSchema back (torchgen-rules.md O4). These are the differences.
+// FunctionSchema back (docs/torchgen-rules.md O4). These are the differences.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 
 namespace dispatchctl {
 
@@ -147,7 +147,7 @@ bool is_backend_row(const Catalogue& cat, Key k) {
          cat.functionality_of(k) == cat.well_known().nested_tensor;
 }
 
-// A manifest kernel's "then" (manifest-format.md): the declared action,
+// A manifest kernel's "then" (docs/manifest-format.md): the declared action,
 // under the TLS guard its kind holds.
 Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow* kind) {
   const Key k = row.key;

@@ -1,5 +1,5 @@
 // What the kernel in a table row does when it runs: the modelling behind
-// `trace` (dispatch-semantics.md §5.2, §9.1). Kernels are opaque strings to
+// `trace` (docs/dispatch-semantics.md §5.2, §9.1). Kernels are opaque strings to
 // dispatchctl, so behaviour follows PyTorch's conventions per kernel kind
 // (one name-keyed table in behaviour.cpp): backend rows compute, autograd
 // rows redispatch after autograd under VariableType's TLS guard,

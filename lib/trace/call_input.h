@@ -1,4 +1,4 @@
-// The inputs of a simulated call (dispatch-semantics.md §5.1, §5.3): the
+// The inputs of a simulated call (docs/dispatch-semantics.md §5.1, §5.3): the
 // key sets of its tensor arguments and the thread-local include/exclude
 // sets, built from presets and options with the release's data.
 #pragma once

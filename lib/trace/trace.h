@@ -1,4 +1,4 @@
-// Simulates one call through PyTorch's dispatcher (dispatch-semantics.md
+// Simulates one call through PyTorch's dispatcher (docs/dispatch-semantics.md
 // §5): the key set of the call, then every kernel that runs (a hop), in
 // order, following the *live* table (§3.3), until a kernel returns or
 // PyTorch would raise. One result model; renderers are in

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 #include "table/table.h"
 #include "util/errors.h"
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "registry/manifest.h"
+#include "builtin/builtin_catalogues.h"
 #include "table/table.h"
 #include "util/errors.h"
 
@@ -14,9 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace dispatchctl;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    ManifestDocument manifest = read_manifest(text, "fuzz.json");
-    Registry registry(*manifest.catalogue);  // its release profile, or a built-in one
-    registry.torch_version = manifest.torch_version;
+    ManifestDocument manifest = read_manifest(text, "fuzz.json", {dispatchctl::builtin_releases()});
+    Registry registry(*manifest.catalogue, manifest.torch_version);  // its release profile, or a built-in one
     apply_manifest(registry, manifest);
     for (const auto& op : registry.operators()) (void)compute_table(registry, op);
     (void)write_manifest(registry, manifest.torch_version);

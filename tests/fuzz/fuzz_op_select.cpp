@@ -7,14 +7,14 @@
 #include <string_view>
 #include <vector>
 
-#include "query/op_select.h"
+#include "registry/op_select.h"
+#include "builtin/builtin_catalogues.h"
 #include "util/errors.h"
 
 namespace {
 const dispatchctl::Registry& registry() {
   static const dispatchctl::Registry* r = [] {
-    auto* reg = new dispatchctl::Registry(*dispatchctl::Catalogue::for_version("2.14.1"));
-    reg->torch_version = "2.14.1";
+    auto* reg = new dispatchctl::Registry(*dispatchctl::builtin_catalogue("2.14.1"), "2.14.1");
     for (const char* name : {"aten::add.Tensor", "aten::add.Scalar", "aten::add_.Tensor", "aten::addmm",
                              "aten::sin", "aten::[weird]*?.x", "custom::op", "custom::op.out"})
       reg->declare(name);

@@ -9,17 +9,19 @@
 #include <string_view>
 
 #include "builtin/pack.h"
-#include "render/torch_text.h"
+#include "builtin/builtin_catalogues.h"
+#include "table/torch_text.h"
 #include "table/table.h"
 #include "util/errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace dispatchctl;
   if (size == 0) return 0;
-  const Catalogue& cat = *Catalogue::for_version((data[0] & 1) ? "1.13.1" : "2.14.1");
+  const std::string version = (data[0] & 1) ? "1.13.1" : "2.14.1";
+  const Catalogue& cat = *builtin_catalogue(version);
   const std::string_view pack(reinterpret_cast<const char*>(data) + 1, size - 1);
   try {
-    Registry registry(cat);
+    Registry registry(cat, version);
     load_pack(registry, pack, "fuzz.pack");
     std::string out;
     for (const auto& op : registry.operators()) {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "registry/manifest.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "table/table.h"
 #include "util/errors.h"
 

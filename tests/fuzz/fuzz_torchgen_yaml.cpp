@@ -9,6 +9,7 @@
 #include <string>
 
 #include "table/table.h"
+#include "builtin/builtin_catalogues.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
 #include "util/errors.h"
@@ -21,8 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     inputs.native_functions.text = text.substr(0, split);
     inputs.derivatives = torchgen::YamlSource{"fuzz_derivatives.yaml", text.substr(split + 14)};
   }
-  Registry registry(*Catalogue::for_version("2.14.1"));
-  registry.torch_version = "2.14.1";
+  Registry registry(*builtin_catalogue("2.14.1"), "2.14.1");
   try {
     torchgen::apply_torchgen(registry, inputs, {});
     for (const auto& op : registry.operators()) (void)compute_table(registry, op);

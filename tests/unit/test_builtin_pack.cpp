@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "builtin/builtin.h"
+#include "builtin/builtin_catalogues.h"
 #include "builtin/pack.h"
 #include "keys/catalogue.h"
 #include "registry/torch_dump.h"
@@ -53,7 +54,7 @@ TEST_CASE("pack: the embedded pack registers what the text loaders register from
     if (!builtin.predicted_from.empty()) continue;  // no dump: made from others at build time
     const std::string version(builtin.version);
     CAPTURE(version);
-    Registry from_text(*Catalogue::for_version(version)), from_pack(*Catalogue::for_version(version));
+    Registry from_text(*builtin_catalogue(version), version), from_pack(*builtin_catalogue(version), version);
     import_torch_fallbacks(from_text, builtin.fallbacks_json, "builtin:" + version + " fallbacks");
     import_torch_state(from_text, dump_text(version), "builtin:" + version);
     load_pack(from_pack, builtin.pack, "builtin:" + version);
@@ -67,10 +68,10 @@ TEST_CASE("pack: the embedded pack registers what the text loaders register from
 
 TEST_CASE("pack: write_pack then load_pack, and a filter keeps only the operators asked for") {
   const BuiltinRegistry& builtin = builtin_registries().front();
-  Registry whole(*Catalogue::for_version(builtin.version));
+  Registry whole(*builtin_catalogue(builtin.version), std::string(builtin.version));
   load_pack(whole, builtin.pack, "x");
   CHECK(write_pack(whole) == builtin.pack);
-  Registry some(whole.catalogue());
+  Registry some(whole.catalogue(), whole.torch_version());
   load_pack(some, builtin.pack, "x", [](std::string_view name) { return name.starts_with("aten::add."); });
   REQUIRE(some.operators().size() >= 2);
   for (const Operator& op : some.operators()) CHECK(op.name.starts_with("aten::add."));
@@ -81,9 +82,9 @@ TEST_CASE("pack: write_pack then load_pack, and a filter keeps only the operator
 
 TEST_CASE("pack: a damaged pack is an InputError naming the source") {
   const std::string good(builtin_registries().front().pack);
-  const Catalogue& cat = *Catalogue::for_version(builtin_registries().front().version);
+  const Catalogue& cat = *builtin_catalogue(builtin_registries().front().version);
   auto load = [&](const std::string& data) {
-    Registry registry(cat);
+    Registry registry(cat, std::string(builtin_registries().front().version));
     load_pack(registry, data, "builtin:test");
   };
   CHECK_THROWS_WITH_AS(load(""), doctest::Contains("builtin:test: pack: shorter than its header"), InputError);
@@ -107,7 +108,7 @@ TEST_CASE("pack: a damaged pack is an InputError naming the source") {
 
 TEST_CASE("pack: a filter with name prefixes loads what the plain filter loads, in the same order") {
   const BuiltinRegistry& builtin = builtin_registries().front();
-  const Catalogue& cat = *Catalogue::for_version(builtin.version);
+  const Catalogue& cat = *builtin_catalogue(builtin.version);
   const std::vector<std::vector<std::string>> cases = {
       {"aten::add"}, {"aten::add", "aten::add."}, {"aten::mul.", "aten::add"}, {""}, {"zzz"}, {"aten::sin", "prims::"}};
   for (const auto& prefixes : cases) {
@@ -117,7 +118,7 @@ TEST_CASE("pack: a filter with name prefixes loads what the plain filter loads, 
         if (name.starts_with(p)) return true;
       return false;
     };
-    Registry plain(cat), ranged(cat);
+    Registry plain(cat, std::string(builtin.version)), ranged(cat, std::string(builtin.version));
     load_pack(plain, builtin.pack, "x", starts_with_one);
     load_pack(ranged, builtin.pack, "x", OperatorPrefixes{prefixes, starts_with_one});
     CHECK(describe(ranged) == describe(plain));

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "builtin/builtin.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "table/table.h"
 #include "torchgen/inputs.h"
 #include "torchgen/release_rules.h"

@@ -1,4 +1,4 @@
-// diff: expected values come from the spec (dispatch-semantics.md §2, §3.2)
+// diff: expected values come from the spec (docs/dispatch-semantics.md §2, §3.2)
 // and the table computation, never from diff's own output.
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "diff/diff.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "render/diff_render.h"
 #include "test_support.h"
 #include "util/errors.h"

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "query/predicates.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "test_support.h"
 
 using namespace dispatchctl;

@@ -5,12 +5,13 @@
 #include <doctest/doctest.h>
 
 #include "builtin/builtin.h"
+#include "builtin/builtin_catalogues.h"
 #include "keys/profile.h"
 #include "registry/torch_dump.h"
 #include "util/json_parse.h"
 #include "registry/manifest.h"
-#include "registry/sources.h"
-#include "render/torch_text.h"
+#include "load/load_registry.h"
+#include "table/torch_text.h"
 #include "test_support.h"
 #include "util/file_io.h"
 
@@ -84,9 +85,8 @@ TEST_CASE("fidelity: a catalogue from keys.json alone, built-in profiles out of 
     CAPTURE(version);
     const auto keys = parse_json_or_throw(test::read_test_data("torch-" + version + "/keys.json"), "keys.json");
     const Catalogue& cat = Catalogue::intern(read_release_profile(keys, "keys.json", "", version));
-    REQUIRE(&cat != Catalogue::for_version(version));
-    Registry registry(cat);
-    registry.torch_version = version;
+    REQUIRE(&cat != builtin_catalogue(version));
+    Registry registry(cat, version);
     const BuiltinRegistry& real = *find_builtin(version);
     import_torch_fallbacks(registry, real.fallbacks_json, "fallbacks");
     const std::string state = dump_text(version);

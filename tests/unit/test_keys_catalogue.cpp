@@ -1,10 +1,11 @@
 // The key catalogue against PyTorch's own enum (tests/data/*/keys.txt) and
-// the alias-set sizes verified on real builds (dispatch-semantics.md §2, §8.2).
+// the alias-set sizes verified on real builds (docs/dispatch-semantics.md §2, §8.2).
 #include <doctest/doctest.h>
 
 #include <sstream>
 
 #include "keys/catalogue.h"
+#include "builtin/builtin_catalogues.h"
 #include "test_support.h"
 
 using namespace dispatchctl;
@@ -25,7 +26,7 @@ Key key(const Catalogue& cat, std::string_view name) {
 TEST_CASE("Catalogue: every enum value prints as PyTorch's toString (keys.txt)") {
   for (std::string version : {"2.14.1", "1.13.1"}) {
     CAPTURE(version);
-    const Catalogue& cat = *Catalogue::for_version(version);
+    const Catalogue& cat = *builtin_catalogue(version);
     std::istringstream lines(test::read_test_data("torch-" + version + "/keys.txt"));
     std::string line;
     std::getline(lines, line);  // header
@@ -44,12 +45,12 @@ TEST_CASE("Catalogue: every enum value prints as PyTorch's toString (keys.txt)")
 }
 
 TEST_CASE("Catalogue: runtime keys in table order") {
-  const Catalogue& current = *Catalogue::for_version("2.14");
+  const Catalogue& current = *builtin_catalogue("2.14");
   CHECK(current.runtime_keys().size() == 137);
   CHECK(current.name(current.runtime_keys()[1]) == "CPU");
   CHECK(current.name(current.runtime_keys()[16]) == "Meta");  // Meta is the last backend in 2.x
   CHECK(current.name(current.runtime_keys().back()) == "PythonDispatcher");
-  const Catalogue& old = *Catalogue::for_version("1.13");
+  const Catalogue& old = *builtin_catalogue("1.13");
   CHECK(old.runtime_keys().size() == 106);
   CHECK(old.name(old.runtime_keys()[11]) == "Meta");  // Meta before PrivateUse1 in 1.13
   // Table order is the line order of _dispatch_dump_table (checked on a full table).
@@ -77,12 +78,12 @@ TEST_CASE("Catalogue: alias sets have the verified sizes") {
                  {"1.13", "CompositeExplicitAutogradNonFunctional", 32}}) {
     CAPTURE(e.version);
     CAPTURE(e.alias);
-    const Catalogue& cat = *Catalogue::for_version(e.version);
+    const Catalogue& cat = *builtin_catalogue(e.version);
     CHECK(cat.alias_runtime_keys(key(cat, e.alias)).size() == e.count);
   }
-  CHECK_FALSE(Catalogue::for_version("1.13")->find("FuncTorchBatchedDecomposition"));
+  CHECK_FALSE(builtin_catalogue("1.13")->find("FuncTorchBatchedDecomposition"));
   // CEANF leaves out Sparse* and the XLA/Lazy instances (§2).
-  const Catalogue& cat = *Catalogue::for_version("2.14");
+  const Catalogue& cat = *builtin_catalogue("2.14");
   const Key ceanf = key(cat, "CompositeExplicitAutogradNonFunctional");
   CHECK_FALSE(cat.included_in_alias(key(cat, "XLA"), ceanf));
   CHECK_FALSE(cat.included_in_alias(key(cat, "SparseCPU"), ceanf));
@@ -92,7 +93,7 @@ TEST_CASE("Catalogue: alias sets have the verified sizes") {
 }
 
 TEST_CASE("Catalogue: key set operations of §1.8 and the §5.4 example") {
-  const Catalogue& cat = *Catalogue::for_version("2.14");
+  const Catalogue& cat = *builtin_catalogue("2.14");
   const KeySet tensor = cat.set_of({"CPU", "ADInplaceOrView", "AutogradCPU", "AutocastCPU"});
   CHECK(cat.format(tensor) == "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)");
   CHECK(cat.name(cat.highest_priority(tensor)) == "AutocastCPU");
@@ -114,7 +115,7 @@ TEST_CASE("Catalogue: key set operations of §1.8 and the §5.4 example") {
 }
 
 TEST_CASE("Catalogue: autograd helper tables and their quirks (§2)") {
-  const Catalogue& cat = *Catalogue::for_version("2.14");
+  const Catalogue& cat = *builtin_catalogue("2.14");
   CHECK(cat.format(cat.backend_set_from_autograd(key(cat, "AutogradCPU"))) == "DispatchKeySet(CPU)");
   CHECK(cat.backend_set_from_autograd(key(cat, "AutogradHIP")).empty());
   CHECK(cat.backend_set_from_autograd(key(cat, "AutogradVE")).empty());
@@ -124,20 +125,20 @@ TEST_CASE("Catalogue: autograd helper tables and their quirks (§2)") {
   CHECK(cat.name(cat.autograd_key_from_backend(*cat.backend_index("XLA"))) == "AutogradXLA");
   CHECK(cat.is_backend_dispatch_key(key(cat, "Dense")));
   CHECK_FALSE(cat.is_backend_dispatch_key(key(cat, "NestedTensorCPU")));
-  const Catalogue& old = *Catalogue::for_version("1.13");
+  const Catalogue& old = *builtin_catalogue("1.13");
   CHECK_FALSE(old.backend_set_from_autograd(key(old, "AutogradMeta")).empty());
   CHECK(old.has(old.autogradother_backends(), key(old, "SparseCsrCPU")));
   CHECK(old.has(old.autogradother_backends(), key(old, "ORT")));
 }
 
 TEST_CASE("Catalogue: Python's parse table is narrower than the printed names (§1.7)") {
-  const Catalogue& cat = *Catalogue::for_version("2.14");
+  const Catalogue& cat = *builtin_catalogue("2.14");
   CHECK(cat.python_parseable("AutogradCPU"));
   CHECK_FALSE(cat.python_parseable("AutogradHIP"));
   CHECK_FALSE(cat.python_parseable("QuantizedMeta"));
   CHECK(cat.find("QuantizedMeta").has_value());  // manifests accept every printed name
   CHECK_FALSE(cat.find("CatchAll").has_value());
-  CHECK(Catalogue::for_version("2.14.1") == &cat);
-  CHECK(Catalogue::for_version("2.1") == nullptr);
-  CHECK(Catalogue::for_version("2.140") == nullptr);
+  CHECK(builtin_catalogue("2.14.1") == &cat);
+  CHECK(builtin_catalogue("2.1") == nullptr);
+  CHECK(builtin_catalogue("2.140") == nullptr);
 }

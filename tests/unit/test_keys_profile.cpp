@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "keys/catalogue.h"
+#include "builtin/builtin_catalogues.h"
 #include "keys/profile.h"
 #include "test_support.h"
 #include "util/errors.h"
@@ -46,7 +47,7 @@ TEST_CASE("profile: a profile without behaviour data lists what is inferred") {
   CHECK(inferred("/tensor_presets"));
   CHECK(spec.tensor_presets.empty());
   // The built-in profile marks the presets a CPU-only build cannot create.
-  const ReleaseSpec& builtin = Catalogue::for_version("2.14")->spec();
+  const ReleaseSpec& builtin = builtin_catalogue("2.14")->spec();
   CHECK(std::find(builtin.inferred_presets.begin(), builtin.inferred_presets.end(), "cuda") !=
         builtin.inferred_presets.end());
   CHECK(builtin.tensor_presets.size() == 11);
@@ -58,7 +59,7 @@ TEST_CASE("profile: alias sets are taken as reported, not derived") {
   const Catalogue& cat = Catalogue::intern(read_release_profile(keys, "keys.json", "", "2.14.1"));
   CHECK(cat.spec().functionalize_in_math_set);
   CHECK(cat.included_in_alias(*cat.find("Functionalize"), *cat.alias(Alias::CompositeImplicitAutograd)));
-  CHECK_FALSE(Catalogue::for_version("2.14")->included_in_alias(
+  CHECK_FALSE(builtin_catalogue("2.14")->included_in_alias(
       *cat.find("Functionalize"), *cat.alias(Alias::CompositeImplicitAutograd)));
 }
 
@@ -96,8 +97,8 @@ TEST_CASE("profile: versions") {
   CHECK(major_minor("2.15.0a0+git1234") == "2.15");
   CHECK(major_minor("1.13") == "1.13");
   CHECK(major_minor("banana").empty());
-  CHECK(Catalogue::for_version("2.14.0+cpu") == Catalogue::for_version("2.14"));
-  CHECK(Catalogue::for_version("2.140") == nullptr);
+  CHECK(builtin_catalogue("2.14.0+cpu") == builtin_catalogue("2.14"));
+  CHECK(builtin_catalogue("2.140") == nullptr);
 }
 
 TEST_CASE("profile: inferred pointers name fields and parts of them, with or without the manifest's prefix") {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "builtin/builtin.h"
+#include "builtin/builtin_catalogues.h"
 #include "keys/catalogue.h"
 #include "keys/profile.h"
 #include "keys/profile_source.h"
@@ -32,7 +33,7 @@ TEST_CASE("profile source: each built-in profile is its profile.json as the read
     CHECK(compiled.arena.empty());  // views into literals, nothing copied at start-up
     CHECK(fields(compiled) == fields(read));
     // And the catalogue a command gets is built from it.
-    CHECK(Catalogue::for_version(builtin.version)->spec().enum_names == read.enum_names);
+    CHECK(builtin_catalogue(builtin.version)->spec().enum_names == read.enum_names);
   }
 }
 

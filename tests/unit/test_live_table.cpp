@@ -1,13 +1,14 @@
-// Live-table replay (dispatch-semantics.md §3.3, §9) against golden data
+// Live-table replay (docs/dispatch-semantics.md §3.3, §9) against golden data
 // recorded from real PyTorch 1.13.1 (tests/data/live/generate.py).
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "live/live_table.h"
+#include "builtin/builtin_catalogues.h"
 #include "registry/manifest.h"
-#include "registry/sources.h"
-#include "render/torch_text.h"
+#include "load/load_registry.h"
+#include "table/torch_text.h"
 #include "test_support.h"
 #include "trace/trace.h"
 
@@ -22,7 +23,7 @@ std::unique_ptr<Registry> with_op(const std::string& builtin, const std::string&
   nlohmann::json m = {{"dispatchctl_manifest", 1},
                       {"torch_version", version},
                       {"operators", {{{"name", op}, {"schema", op + "(Tensor x) -> Tensor"}, {"kernels", kernels}}}}};
-  apply_manifest(*reg, read_manifest(m.dump(), "test.json"));
+  apply_manifest(*reg, read_manifest(m.dump(), "test.json", {builtin_releases()}));
   return reg;
 }
 

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "query/predicates.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "test_support.h"
 
 using namespace dispatchctl;

@@ -1,8 +1,10 @@
 // Which operators an OP argument names (issue 11 item 10).
 #include <doctest/doctest.h>
 
-#include "query/op_select.h"
-#include "registry/sources.h"
+#include "load/selection.h"
+#include "builtin/builtin_catalogues.h"
+#include "registry/op_select.h"
+#include "load/load_registry.h"
 #include "test_support.h"
 #include "util/errors.h"
 #include "util/suggest.h"
@@ -21,7 +23,7 @@ std::string error_of(const Registry& reg, const std::string& pattern) {
 }  // namespace
 
 TEST_CASE("op selection: bare names, Python spellings, globs that match nothing") {
-  Registry reg(*Catalogue::for_version("2.14.1"));
+  Registry reg(*builtin_catalogue("2.14.1"), "2.14.1");
   for (const char* name : {"aten::nonzero", "aten::nonzero.out", "aten::nonzero_static", "aten::add.Tensor"})
     reg.declare(name);
   CHECK(names_of(select_operators(reg, {"aten::nonzero"})) == std::vector<std::string>{"aten::nonzero", "aten::nonzero.out"});
@@ -50,9 +52,9 @@ TEST_CASE("op selection: loading only what the patterns can match selects what t
       {"aten::mul", "aten::add", "aten::mul.Tensor"}, {"prims::*"}};
   for (const auto& patterns : cases) {
     CAPTURE(patterns);
-    const Selection some = load_and_select({"builtin:2.14.1"}, patterns);
+    const Selection some = load_and_select(LoadRequest{{"builtin:2.14.1"}}, patterns);
     CHECK(names_of(some.operators) == names_of(select_operators(*whole, patterns)));
     CHECK(some.registry->fallbacks().size() == whole->fallbacks().size());
   }
-  CHECK(load_and_select({"builtin:2.14.1"}, {"aten::add"}).registry->operators().size() < 10);
+  CHECK(load_and_select(LoadRequest{{"builtin:2.14.1"}}, {"aten::add"}).registry->operators().size() < 10);
 }

@@ -5,9 +5,9 @@
 // them schemas, so 664 kernels).
 #include <doctest/doctest.h>
 
-#include "explain/kernel_kind.h"
+#include "table/kernel_kind.h"
 #include "query/predicates.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 
 using namespace dispatchctl;
 

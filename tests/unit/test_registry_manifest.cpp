@@ -1,9 +1,9 @@
 // Loading manifests: layering, and one clear line for every kind of bad input
-// (manifest-format.md; PyTorch's own refusals from dispatch-semantics.md §3.1, §9).
+// (docs/manifest-format.md; PyTorch's own refusals from docs/dispatch-semantics.md §3.1, §9).
 #include <doctest/doctest.h>
 
 #include "registry/manifest.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "test_support.h"
 
 using namespace dispatchctl;

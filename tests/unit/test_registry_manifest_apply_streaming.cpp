@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "registry/manifest.h"
-#include "registry/sources.h"
+#include "builtin/builtin_catalogues.h"
+#include "load/load_registry.h"
 #include "util/errors.h"
 
 using namespace dispatchctl;
@@ -58,7 +59,7 @@ std::string whole_file_outcome(const std::string& content) {
   std::string out;
   try {
     auto registry = load_registry({"builtin:2.14.1"});
-    apply_manifest(*registry, read_manifest_file(path.string(), path.string(), &registry->catalogue()));
+    apply_manifest(*registry, read_manifest_file(path.string(), path.string(), {builtin_releases(), &registry->catalogue()}));
     out = describe(*registry);
   } catch (const InputError& e) {
     out = e.what();

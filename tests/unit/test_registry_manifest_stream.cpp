@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "registry/manifest.h"
+#include "builtin/builtin_catalogues.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/json_parse.h"
@@ -43,8 +44,7 @@ std::vector<Registration> registered(const Registry& registry) {
 }
 
 std::unique_ptr<Registry> load(ManifestDocument&& manifest) {
-  auto registry = std::make_unique<Registry>(*manifest.catalogue);
-  registry->torch_version = manifest.torch_version;
+  auto registry = std::make_unique<Registry>(*manifest.catalogue, manifest.torch_version);
   apply_manifest(*registry, std::move(manifest));
   return registry;
 }
@@ -54,7 +54,7 @@ std::string file_error(const std::string& content) {
   std::ofstream(path, std::ios::binary) << content;
   std::string error = "(no error)";
   try {
-    (void)load(read_manifest_file(path.string(), "m.json"));
+    (void)load(read_manifest_file(path.string(), "m.json", {builtin_releases()}));
   } catch (const InputError& e) {
     error = e.what();
   }
@@ -64,7 +64,7 @@ std::string file_error(const std::string& content) {
 
 std::string text_error(const std::string& content, const std::string& source = "m.json") {
   try {
-    (void)load(read_manifest(content, source));
+    (void)load(read_manifest(content, source, {builtin_releases()}));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -86,13 +86,13 @@ TEST_CASE("manifest stream: every repository manifest loads what its JSON lists,
         continue;
       std::unique_ptr<Registry> from_file, from_text;
       try {
-        from_file = load(read_manifest_file(path, path));
+        from_file = load(read_manifest_file(path, path, {builtin_releases()}));
       } catch (const InputError& e) {
         // A fixture that is meant to be refused: both readers say the same.
         CHECK_MESSAGE(text_error(text, path) == std::string(e.what()), path);
         continue;
       }
-      from_text = load(read_manifest(text, path));
+      from_text = load(read_manifest(text, path, {builtin_releases()}));
       INFO(path);
       CHECK(registered(*from_file) == listed(doc));
       CHECK(write_manifest(*from_file, "x") == write_manifest(*from_text, "x"));
@@ -152,8 +152,8 @@ TEST_CASE("manifest records: the registry keeps their strings after the document
         R"({"dispatchctl_manifest": 1, "torch_version": "2.14.1", "operators": [
              {"name": "x::op", "schema": "x::op(Tensor self) -> Tensor", "debug": "defined at x.cpp:1",
               "kernels": [{"key": "CPU", "kernel": "x_cpu registered at x.cpp:2", "signature": "(Tensor _0) -> Tensor _0"}]}]})",
-        "m.json");
-    registry = std::make_unique<Registry>(*manifest.catalogue);
+        "m.json", {builtin_releases()});
+    registry = std::make_unique<Registry>(*manifest.catalogue, manifest.torch_version);
     apply_manifest(*registry, manifest);
   }
   // Reuse the freed memory, so a view into it would read this instead.

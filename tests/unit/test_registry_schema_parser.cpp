@@ -5,8 +5,9 @@
 #include <doctest/doctest.h>
 
 #include "keys/catalogue.h"
+#include "builtin/builtin_catalogues.h"
 #include "registry/schema_parser.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "test_support.h"
 
 using namespace dispatchctl;
@@ -134,6 +135,6 @@ TEST_CASE("manifest: type variables outside aten::/prim:: follow the release pro
   CHECK(load_error(R"J({"dispatchctl_manifest": 1, "torch_version": "1.13.1", )J" + custom) == "(no error)");
   CHECK(load_error(R"J({"dispatchctl_manifest": 1, "torch_version": "2.14.1", )J" + custom)
             .find("unknown type specifier 't'") != std::string::npos);
-  CHECK(Catalogue::for_version("1.13")->spec().schema_type_variables_in_any_namespace);
-  CHECK_FALSE(Catalogue::for_version("2.14")->spec().schema_type_variables_in_any_namespace);
+  CHECK(builtin_catalogue("1.13")->spec().schema_type_variables_in_any_namespace);
+  CHECK_FALSE(builtin_catalogue("2.14")->spec().schema_type_variables_in_any_namespace);
 }

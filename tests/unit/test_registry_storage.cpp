@@ -5,12 +5,13 @@
 #include <string>
 
 #include "keys/catalogue.h"
+#include "builtin/builtin_catalogues.h"
 #include "registry/registry.h"
 
 using namespace dispatchctl;
 
 TEST_CASE("registry storage: a registered string outlives the caller's copy") {
-  Registry registry(*Catalogue::for_version("2.14.1"));
+  Registry registry(*builtin_catalogue("2.14.1"), "2.14.1");
   const Key cpu = *registry.catalogue().find("CPU");
   for (int i = 0; i < 3000; ++i) {  // enough to fill several pool blocks and grow the index
     std::string name = "x::op_" + std::to_string(i);
@@ -38,7 +39,7 @@ TEST_CASE("registry storage: a registered string outlives the caller's copy") {
 }
 
 TEST_CASE("registry storage: a key's kernels newest first, viewed from the registrations") {
-  Registry registry(*Catalogue::for_version("2.14.1"));
+  Registry registry(*builtin_catalogue("2.14.1"), "2.14.1");
   const Key cpu = *registry.catalogue().find("CPU"), meta = *registry.catalogue().find("Meta");
   for (const char* debug : {"a", "b", "c", "d"}) {
     Kernel kernel;

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "render/report_html.h"
 #include "test_support.h"
 #include "util/errors.h"

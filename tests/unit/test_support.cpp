@@ -1,4 +1,5 @@
 #include "test_support.h"
+#include "builtin/builtin_catalogues.h"
 
 #include "util/errors.h"
 
@@ -34,8 +35,8 @@ std::map<std::string, std::string> split_blocks(const std::string& text) {
 }
 
 std::unique_ptr<Registry> registry_from_json(const std::string& json_text) {
-  ManifestDocument m = read_manifest(json_text, "test.json");
-  auto registry = std::make_unique<Registry>(*Catalogue::for_version(m.torch_version));
+  ManifestDocument m = read_manifest(json_text, "test.json", {builtin_releases()});
+  auto registry = std::make_unique<Registry>(*builtin_catalogue(m.torch_version), m.torch_version);
   apply_manifest(*registry, m);
   return registry;
 }

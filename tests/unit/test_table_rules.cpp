@@ -1,9 +1,9 @@
-// The table algorithm of dispatch-semantics.md §3.2, one rule at a time.
+// The table algorithm of docs/dispatch-semantics.md §3.2, one rule at a time.
 // Expected rows are the behaviour the spec records as verified on real
 // PyTorch 2.14.1 and 1.13.1 builds.
 #include <doctest/doctest.h>
 
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 #include "table/table.h"
 #include "test_support.h"
 

@@ -4,7 +4,7 @@
 // and of small registries exercising each rule.
 #include <doctest/doctest.h>
 
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "table/table.h"
 #include "test_support.h"
 

@@ -2,7 +2,7 @@
 // `full_codegen` ops at the backend key, `autograd` ops at Autograd<backend>.
 #include <doctest/doctest.h>
 
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "test_support.h"
 #include "torchgen/backend_yaml.h"
 #include "util/errors.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "torchgen/apply.h"
 #include "torchgen/predict.h"
 #include "torchgen/release_rules.h"

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "diff/diff.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "torchgen_support.h"
 
 using namespace dispatchctl;

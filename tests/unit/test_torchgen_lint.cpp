@@ -1,7 +1,8 @@
 // `check` on torchgen's YAML: torchgen's parse-time refusals with its wording.
 #include <doctest/doctest.h>
 
-#include "torchgen/lint_yaml.h"
+#include "check/lint_torchgen_yaml.h"
+#include "builtin/builtin_catalogues.h"
 #include "torchgen_support.h"
 
 using namespace dispatchctl;
@@ -12,7 +13,7 @@ std::vector<Finding> lint(const std::string& yaml) {
   auto inputs = test::torchgen_inputs("2.14.1");
   inputs.native_functions = {"native_functions.yaml", yaml};
   inputs.derivatives.reset();
-  return torchgen::lint_torchgen_yaml(inputs, *Catalogue::for_version("2.14.1"));
+  return torchgen::lint_torchgen_yaml(inputs, *builtin_catalogue("2.14.1"));
 }
 
 std::string one(const std::vector<Finding>& findings) {
@@ -25,7 +26,7 @@ std::string one(const std::vector<Finding>& findings) {
 
 TEST_CASE("check on YAML: the real YAMLs of both releases have no torchgen refusal") {
   for (const char* v : {"2.14.1", "1.13.1"}) {
-    const auto findings = torchgen::lint_torchgen_yaml(test::torchgen_inputs(v), *Catalogue::for_version(v));
+    const auto findings = torchgen::lint_torchgen_yaml(test::torchgen_inputs(v), *builtin_catalogue(v));
     CHECK_MESSAGE(findings.empty(), v << ": " << (findings.empty() ? "" : findings[0].message));
   }
 }

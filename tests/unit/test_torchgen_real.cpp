@@ -1,4 +1,4 @@
-// torchgen predictions against the real registries (torchgen-rules.md
+// torchgen predictions against the real registries (docs/torchgen-rules.md
 // headline): every codegen registration of 2.14.1, every schema text, and
 // 1.13.1 without its derivatives.yaml.
 #include <doctest/doctest.h>
@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "torchgen/apply.h"
 #include "torchgen_support.h"
 
@@ -91,7 +91,7 @@ TEST_CASE("torchgen 1.13.1 without derivatives.yaml: at least 12,636 of 12,652 c
   CHECK(schema_equal == torchgen_ops);
 }
 
-TEST_CASE("torchgen: registrations each rule explains, as torchgen-rules.md §3 counts them") {
+TEST_CASE("torchgen: registrations each rule explains, as docs/torchgen-rules.md §3 counts them") {
   auto counts = [](const Predictions& p) {
     std::map<std::string, int> c;
     for (const auto& r : p.registrations) c[r.rule]++;

@@ -1,4 +1,4 @@
-// One test per rule of torchgen-rules.md, on small YAML texts. Expected
+// One test per rule of docs/torchgen-rules.md, on small YAML texts. Expected
 // registrations follow the rules document (verified against real registries).
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-// trace: key-set computation and hops (dispatch-semantics.md §5, §9.1).
+// trace: key-set computation and hops (docs/dispatch-semantics.md §5, §9.1).
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -6,7 +6,8 @@
 #include <algorithm>
 
 #include "registry/manifest.h"
-#include "registry/sources.h"
+#include "builtin/builtin_catalogues.h"
+#include "load/load_registry.h"
 #include "render/trace_render.h"
 #include "trace/trace.h"
 #include "util/errors.h"
@@ -34,7 +35,7 @@ Fixture custom_op(const nlohmann::json& kernels, const std::string& builtin = "b
   nlohmann::json m = {{"dispatchctl_manifest", 1},
                       {"torch_version", version},
                       {"operators", {{{"name", "t::op"}, {"schema", "t::op(Tensor x) -> Tensor"}, {"kernels", kernels}}}}};
-  apply_manifest(*f.reg, read_manifest(m.dump(), "test.json"));
+  apply_manifest(*f.reg, read_manifest(m.dump(), "test.json", {builtin_releases()}));
   f.op = f.reg->find("t::op");
   return f;
 }
@@ -352,7 +353,7 @@ TEST_CASE("trace: ambiguous AutogradOther raises with the operator's state") {
 }
 
 TEST_CASE("trace: bad call input is an InputError with a did-you-mean") {
-  const Catalogue& cat = *Catalogue::for_version("2.14");
+  const Catalogue& cat = *builtin_catalogue("2.14");
   CallOptions o;
   o.tensors = {"cpy"};
   CHECK_THROWS_WITH_AS(make_call_setup(cat, o), doctest::Contains("did you mean 'cpu'"), InputError);
@@ -367,7 +368,7 @@ TEST_CASE("trace: bad call input is an InputError with a did-you-mean") {
 }
 
 TEST_CASE("trace: --tensor and --keyset lists are read by split_list") {
-  const Catalogue& cat = *Catalogue::for_version("2.14");
+  const Catalogue& cat = *builtin_catalogue("2.14");
   auto keys_of = [&](std::vector<std::string> tensors, std::vector<std::string> keysets) {
     CallOptions o;
     o.tensors = std::move(tensors);

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "registry/sources.h"
+#include "load/load_registry.h"
 #include "util/log.h"
 
 using namespace dispatchctl;

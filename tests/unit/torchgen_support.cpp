@@ -1,4 +1,5 @@
 #include "torchgen_support.h"
+#include "builtin/builtin_catalogues.h"
 
 namespace dispatchctl::test {
 
@@ -11,7 +12,7 @@ torchgen::TorchgenInputs torchgen_inputs(const std::string& version) {
 }
 
 torchgen::Predictions predict_release(const std::string& version) {
-  return torchgen::predict_from_inputs(torchgen_inputs(version), *Catalogue::for_version(version), {});
+  return torchgen::predict_from_inputs(torchgen_inputs(version), *builtin_catalogue(version), {});
 }
 
 }  // namespace dispatchctl::test
@@ -24,7 +25,7 @@ torchgen::Predictions predict_yaml(const std::string& native_functions, const st
   if (!derivatives.empty()) inputs.derivatives = torchgen::YamlSource{"derivatives.yaml", derivatives};
   torchgen::TorchgenOptions options;
   options.build_backends = backends;
-  return torchgen::predict_from_inputs(inputs, *Catalogue::for_version(version), options);
+  return torchgen::predict_from_inputs(inputs, *builtin_catalogue(version), options);
 }
 
 std::map<std::string, std::string> rules_of(const torchgen::Predictions& p, const std::string& op) {

@@ -124,7 +124,7 @@ def _row(C, qualified, key):
 
 
 def _probe_fallthrough_mask(C, torch, lib, ns, probes):
-    """dispatch-semantics.md §5.1 step 3: is the per-backend fallthrough mask the one of
+    """docs/dispatch-semantics.md §5.1 step 3: is the per-backend fallthrough mask the one of
     the highest backend of the tensors' set, or of the set after TLS? Only a TLS include
     can add a backend, so: a CPU tensor with Meta in TLS included, and an operator whose
     AutogradCPU row is a fallthrough and whose AutogradMeta row a kernel. The CPU mask
@@ -217,7 +217,7 @@ def _probe_autograd_fallback(C, torch, lib, ns, probes):
 
 
 def _probe_fallthrough_at_undefined(C, torch, lib, ns, probes):
-    """dispatch-semantics.md §9.1: a per-operator fallthrough kernel that reaches the
+    """docs/dispatch-semantics.md §9.1: a per-operator fallthrough kernel that reaches the
     Undefined row (no bit can mask it) is called and asserts. A CompositeImplicitAutograd
     fallthrough fills every row a CPU tensor reaches and Undefined, so the call ends there.
     Needs a Python way to register a per-operator fallthrough (torch.library.fallthrough_kernel).

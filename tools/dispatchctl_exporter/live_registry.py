@@ -9,7 +9,7 @@ from dispatchctl_exporter.dump_parser import fallback_lines
 from dispatchctl_exporter.messages import ExportError, show_progress
 
 # Per-backend building blocks and enum placeholders: _dispatch_has_backend_fallback
-# answers for their CPU instance (dispatch-semantics.md §1.8), so they say nothing
+# answers for their CPU instance (docs/dispatch-semantics.md §1.8), so they say nothing
 # about a fallback of their own.
 BUILDING_BLOCKS = {"Dense", "Quantized", "Sparse", "SparseCsr", "NestedTensor",
                    "AutogradFunctionality"}

@@ -113,7 +113,7 @@ def tensor_presets(C, torch, names, autocast_of, autograd_other_backends):
         backend = device_backend.get(name)
         if backend is None or backend not in names:
             continue
-        # c10's rule (dispatch-semantics.md §5.3): backend, ADInplaceOrView, its autograd key, its Autocast key.
+        # c10's rule (docs/dispatch-semantics.md §5.3): backend, ADInplaceOrView, its autograd key, its Autocast key.
         autograd = "AutogradOther" if backend in autograd_other_backends else "Autograd" + backend
         keys = [backend, "ADInplaceOrView", autograd] + ([autocast_of[backend]] if backend in autocast_of else [])
         presets[name] = {"keys": [k for k in keys if k in names], "observed": False}

@@ -4,21 +4,11 @@
 //   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack
 #include <cstdio>
 
-#include "builtin/builtin.h"
 #include "builtin/pack.h"
 #include "keys/profile.h"
 #include "registry/torch_dump.h"
 #include "util/errors.h"
 #include "util/file_io.h"
-
-namespace dispatchctl {
-// The tool makes the built-in registries, so it has none; the library parts it
-// links reach for this only to look up built-in catalogues.
-const std::vector<BuiltinRegistry>& builtin_registries() {
-  static const std::vector<BuiltinRegistry> none;
-  return none;
-}
-}  // namespace dispatchctl
 
 int main(int argc, char** argv) {
   using namespace dispatchctl;
@@ -29,7 +19,8 @@ int main(int argc, char** argv) {
   try {
     const std::string dir = argv[1];
     const std::string profile_text = read_input_file(dir + "/profile.json");
-    Registry registry(Catalogue::intern(parse_release_profile(profile_text, dir + "/profile.json")));
+    const Catalogue& cat = Catalogue::intern(parse_release_profile(profile_text, dir + "/profile.json"));
+    Registry registry(cat, std::string(cat.spec().torch_version));
     import_torch_fallbacks(registry, read_input_file(dir + "/fallbacks.json"), dir + "/fallbacks.json");
     const std::string state = read_input_file(dir + "/registry_state.txt.gz");
     import_torch_state(registry, state, dir + "/registry_state.txt.gz");

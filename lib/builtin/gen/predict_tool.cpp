@@ -34,8 +34,9 @@ const std::vector<BuiltinRegistry>& builtin_registries() {
 namespace {
 
 Registry load_dump(const std::string& dir) {
-  Registry registry(Catalogue::intern(parse_release_profile(read_input_file(dir + "/profile.json"),
-                                                            dir + "/profile.json")));
+  const Catalogue& cat =
+      Catalogue::intern(parse_release_profile(read_input_file(dir + "/profile.json"), dir + "/profile.json"));
+  Registry registry(cat, std::string(cat.spec().torch_version));
   registry.check_signatures = false;  // what PyTorch printed, it accepted
   import_torch_fallbacks(registry, read_input_file(dir + "/fallbacks.json"), dir + "/fallbacks.json");
   import_torch_state(registry, read_input_file(dir + "/registry_state.txt.gz"), dir + "/registry_state.txt.gz");
@@ -66,8 +67,7 @@ Registry with_carried(const Registry& base, const Registry& carry, const std::st
   const Catalogue& cat = base.catalogue();
   const std::string note = " (predicted: carried from the " + std::string(carry.catalogue().spec().torch_version) +
                            " " + carry_build + " build)";
-  Registry out(cat);
-  out.torch_version = base.torch_version;
+  Registry out(cat, base.torch_version());
   out.check_signatures = false;
   for (Fallback fb : base.fallbacks()) {
     fb.origin = Origin{};

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <string>
 
-#include "registry/sources.h"
-#include "render/torch_text.h"
+#include "load/load_registry.h"
+#include "table/torch_text.h"
 #include "table/table.h"
 
 int main() {

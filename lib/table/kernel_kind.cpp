@@ -1,4 +1,4 @@
-#include "explain/kernel_kind.h"
+#include "table/kernel_kind.h"
 
 namespace dispatchctl {
 

@@ -1,10 +1,10 @@
-#include "query/op_select.h"
+#include "registry/op_select.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <set>
 
-#include "registry/sources.h"
 #include "registry/torch_dump.h"
 #include "util/suggest.h"
 
@@ -64,7 +64,7 @@ bool names_default_overload(std::string_view p) {
          p.substr(p.size() - k_default_suffix.size()) == k_default_suffix;
 }
 
-// A canonical pattern with its kind worked out once: load_and_select asks it
+// A canonical pattern with its kind worked out once: a loader asks it
 // of every operator a source holds.
 class OpPattern {
  public:
@@ -149,27 +149,17 @@ std::vector<const Operator*> select_operators(const Registry& registry,
   return out;
 }
 
-Selection load_and_select(const std::vector<std::string>& sources,
-                          const std::vector<std::string>& patterns) {
-  std::vector<OpPattern> matchers;
-  for (const auto& p : patterns) matchers.emplace_back(canonical_op_pattern(p));
+OperatorPrefixes operators_matching(const std::vector<std::string>& patterns) {
+  auto matchers = std::make_shared<std::vector<OpPattern>>();
+  for (const auto& p : patterns) matchers->emplace_back(canonical_op_pattern(p));
   OperatorPrefixes wanted;
-  for (const auto& m : matchers) wanted.prefixes.push_back(m.prefix());
-  wanted.accepts = [&matchers](std::string_view name) {
-    for (const auto& m : matchers)
+  for (const auto& m : *matchers) wanted.prefixes.push_back(m.prefix());
+  wanted.accepts = [matchers](std::string_view name) {
+    for (const auto& m : *matchers)
       if (m.matches(name)) return true;
     return false;
   };
-  Selection s;
-  s.registry = load_registry(sources, wanted);
-  try {
-    s.operators = select_operators(*s.registry, patterns);
-  } catch (const InputError&) {
-    // Suggestions need every name: reload whole, and report from there.
-    s.registry = load_registry(sources);
-    s.operators = select_operators(*s.registry, patterns);
-  }
-  return s;
+  return wanted;
 }
 
 }  // namespace dispatchctl

@@ -1,4 +1,4 @@
-#include "render/key_summary.h"
+#include "keys/key_summary.h"
 
 #include <algorithm>
 

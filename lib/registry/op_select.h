@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "registry/registry.h"
+#include "registry/torch_dump.h"
 
 namespace dispatchctl {
 
@@ -27,13 +28,8 @@ bool op_matches(std::string_view pattern, std::string_view op_name);
 std::vector<const Operator*> select_operators(const Registry& registry,
                                               const std::vector<std::string>& patterns);
 
-// Loads the registry of `sources` keeping only the operators the patterns
-// can match (fast `show OP` on built-in registries), then selects them.
-struct Selection {
-  std::unique_ptr<Registry> registry;
-  std::vector<const Operator*> operators;
-};
-Selection load_and_select(const std::vector<std::string>& sources,
-                          const std::vector<std::string>& patterns);
+// What a loader may keep of a source for these patterns (a built-in pack reads
+// only the operators under each pattern's name prefix): load/selection.h loads so.
+OperatorPrefixes operators_matching(const std::vector<std::string>& patterns);
 
 }  // namespace dispatchctl

@@ -1,10 +1,12 @@
-#include "registry/sources.h"
+#include "load/load_registry.h"
 
 #include "builtin/builtin.h"
+#include "builtin/builtin_catalogues.h"
 #include "builtin/pack.h"
 #include "keys/profile.h"
+#include "load/python_export.h"
+#include "load/source_spec.h"
 #include "registry/manifest.h"
-#include "registry/source_spec.h"
 #include "registry/torch_dump.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
@@ -16,9 +18,9 @@ namespace dispatchctl {
 namespace {
 
 const Catalogue& catalogue_for(const std::string& version, const std::string& where) {
-  if (const Catalogue* cat = Catalogue::for_version(version)) return *cat;
+  if (const Catalogue* cat = builtin_catalogue(version)) return *cat;
   throw InputError(where + ": PyTorch '" + version + "' is not supported; supported: " +
-                   Catalogue::supported_versions_text());
+                   builtin_releases().versions_text());
 }
 
 // PyTorch prints UTF-8 text. Binary junk (NUL bytes, invalid UTF-8) would
@@ -58,8 +60,7 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
                                             const std::string& state_source,
                                             std::string_view fallbacks_text,
                                             const std::string& fallbacks_source) {
-  auto registry = std::make_unique<Registry>(catalogue_for(torch_version, state_source));
-  registry->torch_version = torch_version;
+  auto registry = std::make_unique<Registry>(catalogue_for(torch_version, state_source), torch_version);
   require_utf8_text(state_text, state_source);
   if (!fallbacks_text.empty()) import_torch_fallbacks(*registry, fallbacks_text, fallbacks_source);
   import_torch_state(*registry, state_text, state_source);
@@ -67,39 +68,33 @@ std::unique_ptr<Registry> import_torch_dump(const std::string& torch_version,
   return registry;
 }
 
-LoadOptions& load_options() {
-  static LoadOptions options;
-  return options;
-}
-
 namespace {
 
 const BuiltinRegistry& require_builtin(const SourceSpec& spec) {
   if (const BuiltinRegistry* builtin = find_builtin(spec.argument)) return *builtin;
-  const std::string known = join(builtin_registries(), ", ", [](const BuiltinRegistry& b) {
-    return std::string(k_builtin_prefix) + std::string(b.version);
-  });
-  throw InputError(spec.text + ": no such built-in registry; built in: " + known);
+  throw InputError(spec.text + ": no such built-in registry; built in: " + builtin_registry_names());
 }
 
 void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
                   const OperatorFilter& only) {
   const BuiltinRegistry& builtin = require_builtin(spec);
-  const std::string version(builtin.release);
+  const std::string version(builtin.release);  // "2.6.0" of builtin:2.6.0+cuda
   if (!registry) {
-    registry = std::make_unique<Registry>(catalogue_for(std::string(builtin.version), spec.text));
-    registry->torch_version = version;
+    registry = std::make_unique<Registry>(catalogue_for(std::string(builtin.version), spec.text), version);
   } else {
     registry->require_release(version, spec.text);
   }
+  const size_t operators_before = registry->operators().size(), fallbacks_before = registry->fallbacks().size();
   load_pack(*registry, builtin.pack, spec.text, only);  // its fallbacks too
   registry->sources.push_back(spec.text);
+  log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend fallbacks: {}",
+              spec.text, registry->torch_version(), registry->operators().size() - operators_before,
+              only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
 }
 
 void load_manifest(std::unique_ptr<Registry>& registry, ManifestDocument& manifest) {
   if (!registry) {
-    registry = std::make_unique<Registry>(*manifest.catalogue);
-    registry->torch_version = manifest.torch_version;
+    registry = std::make_unique<Registry>(*manifest.catalogue, manifest.torch_version);
   }
   apply_manifest(*registry, std::move(manifest));  // its operators move into the registry
 }
@@ -120,8 +115,8 @@ bool redeclares_fallbacks(const ManifestDocument& manifest, const BuiltinRegistr
 // Issue-11 rule (README "Layering by default"): a first manifest that is not a
 // whole registry goes over its release's built-in registry unless --bare.
 void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest,
-                          const OperatorFilter& only, std::vector<std::string>& notes) {
-  if (registry || manifest.whole_registry || load_options().bare) return;
+                          const LoadRequest& request, std::vector<std::string>& notes) {
+  if (registry || manifest.whole_registry || request.bare) return;
   const BuiltinRegistry* base = find_builtin(major_minor(manifest.torch_version));
   if (base && redeclares_fallbacks(manifest, *base)) return;
   auto note = [&notes](const std::string& text) { notes.push_back(text); };
@@ -132,7 +127,7 @@ void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDoc
     return;
   }
   const SourceSpec base_spec = parse_source_spec(std::string(k_builtin_prefix) + std::string(base->version));
-  load_builtin(registry, base_spec, only);
+  load_builtin(registry, base_spec, request.only);
   note(manifest.source + ": layered over " + base_spec.text +
        " (it defines no aten:: operators; --bare loads it alone)");
 }
@@ -145,104 +140,129 @@ void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDoc
 constexpr size_t k_copied_for_rollback = 100000;
 
 ManifestDocument read_and_apply(std::unique_ptr<Registry>& registry, const std::string& path,
-                                const std::string& source, const OperatorFilter& only,
+                                const std::string& source, const LoadRequest& request,
                                 std::vector<std::string>& notes) {
   if (!registry || registry->operators().size() <= k_copied_for_rollback) {
     std::unique_ptr<Registry> before = registry ? std::make_unique<Registry>(*registry) : nullptr;
     const size_t notes_before = notes.size();
-    const bool base_chosen_here = !registry && !load_options().bare;
+    const bool base_chosen_here = !registry && !request.bare;
     auto registry_for = [&](const ManifestDocument& header) {
-      layer_base_if_needed(registry, header, only, notes);  // as for a manifest defining no aten:: operator
+      layer_base_if_needed(registry, header, request, notes);  // as for a manifest defining no aten:: operator
       if (!registry) {
-        registry = std::make_unique<Registry>(*header.catalogue);
-        registry->torch_version = header.torch_version;
+        registry = std::make_unique<Registry>(*header.catalogue, header.torch_version);
       }
       return registry.get();
     };
-    if (auto applied = apply_manifest_file_streaming(path, source, before ? &before->catalogue() : nullptr,
+    if (auto applied = apply_manifest_file_streaming(path, source, {builtin_releases(), before ? &before->catalogue() : nullptr},
                                                      registry_for, base_chosen_here))
       return std::move(*applied);
     registry = std::move(before);
     notes.resize(notes_before);
   }
-  ManifestDocument manifest = read_manifest_file(path, source, registry ? &registry->catalogue() : nullptr);
-  layer_base_if_needed(registry, manifest, only, notes);
+  ManifestDocument manifest = read_manifest_file(path, source, {builtin_releases(), registry ? &registry->catalogue() : nullptr});
+  layer_base_if_needed(registry, manifest, request, notes);
   load_manifest(registry, manifest);
   return manifest;
 }
 
+// `-m python[:P]`: that Python's export, cached (load/python_export.h).
+std::string python_manifest(const SourceSpec& spec) {
+  PythonExport export_request;
+  if (!spec.argument.empty()) export_request.interpreter = spec.argument;
+  export_request.imports = spec.imports;
+  export_request.progress = [](const std::string& text) { log_note("{}", text); };
+  return cached_python_export(export_request);
+}
+
 }  // namespace
 
-std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
-                                        const OperatorFilter& only, const ManifestObserver& on_manifest) {
-  if (sources.empty()) {
+void apply_torchgen_yaml(Registry& registry, const std::string& path, const std::string& build_backends) {
+  torchgen::TorchgenOptions options;
+  if (!build_backends.empty())
+    options.build_backends = torchgen::parse_build_backends(build_backends, registry.torch_version());
+  torchgen::apply_torchgen(registry, torchgen::read_torchgen_inputs(path), options);
+}
+
+std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources, const OperatorFilter& only) {
+  return load_registry(LoadRequest{sources, false, only});
+}
+
+namespace {
+
+// One source of a load, each kind on its own: `registry` is null for the
+// first, `notes` are told once everything loaded (an error stays one line).
+using Built = std::unique_ptr<Registry>;
+using Notes = std::vector<std::string>;
+
+void load_file(Built& registry, const SourceSpec& spec, const LoadRequest& request, Notes& notes) {
+  const size_t operators_before = registry ? registry->operators().size() : 0;
+  const size_t fallbacks_before = registry ? registry->fallbacks().size() : 0;
+  const ManifestDocument manifest = read_and_apply(registry, spec.argument, spec.argument, request, notes);
+  if (request.on_manifest) request.on_manifest(manifest);
+  log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}",
+              spec.text, manifest.torch_version, manifest.bytes, registry->operators().size() - operators_before,
+              registry->fallbacks().size() - fallbacks_before);
+}
+
+void load_python(Built& registry, const SourceSpec& spec, const LoadRequest& request) {
+  const size_t operators_before = registry ? registry->operators().size() : 0;
+  const std::string path = python_manifest(spec);
+  ManifestDocument manifest =
+      read_manifest_file(path, spec.text, {builtin_releases(), registry ? &registry->catalogue() : nullptr});
+  load_manifest(registry, manifest);
+  if (request.on_manifest) request.on_manifest(manifest);
+  log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", spec.text, manifest.torch_version, path,
+              registry->operators().size() - operators_before);
+}
+
+// Alone, the predictions of the default release's rules; over a base, they
+// replace its codegen registrations (lib/torchgen/apply.h).
+void load_torchgen(Built& registry, const SourceSpec& spec) {
+  if (!registry) {
+    const std::string release(k_default_release);
+    registry = std::make_unique<Registry>(catalogue_for(release, spec.text), release);
+  }
+  apply_torchgen_yaml(*registry, spec.argument, spec.build_backends);
+  registry->sources.push_back(spec.text);
+}
+
+// A backend YAML names operators of PyTorch: alone, it goes over the default registry.
+void load_backend_yaml(Built& registry, const SourceSpec& spec, const LoadRequest& request, Notes& notes) {
+  if (!registry) {
+    registry = load_registry({std::string(k_default_registry)}, request.only);
+    notes.push_back(spec.text + ": layered over " + std::string(k_default_registry) +
+                    " (a backend YAML adds to PyTorch's operators)");
+  }
+  torchgen::apply_backend_yaml(*registry, {spec.argument, read_input_file(spec.argument)}, request.only);
+  registry->sources.push_back(spec.text);
+}
+
+}  // namespace
+
+std::unique_ptr<Registry> load_registry(const LoadRequest& request) {
+  if (request.sources.empty()) {
     log_verbose("no -m given: using {}", k_default_registry);
-    return load_registry({std::string(k_default_registry)}, only);
+    LoadRequest with_default = request;
+    with_default.sources = {std::string(k_default_registry)};
+    return load_registry(with_default);
   }
   PhaseTimer timer("load");
-  std::unique_ptr<Registry> registry;
-  std::vector<std::string> notes;  // told only once everything loaded: an error stays one line
-  for (const auto& text : sources) {
+  Built registry;
+  Notes notes;
+  for (const auto& text : request.sources) {
     const SourceSpec spec = parse_source_spec(text);
-    const size_t operators_before = registry ? registry->operators().size() : 0;
-    const size_t fallbacks_before = registry ? registry->fallbacks().size() : 0;
     if (registry) log_verbose("layering {} over {}", text, fmt::join(registry->sources, " + "));
     switch (spec.kind) {
       case SourceSpec::Kind::Builtin:
-        load_builtin(registry, spec, only);
-        log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend "
-                    "fallbacks: {}", text, registry->torch_version, registry->operators().size() - operators_before,
-                    only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
+        load_builtin(registry, spec, request.only);
         if (const BuiltinRegistry* b = find_builtin(spec.argument); b && !b->predicted_from.empty())
           notes.push_back(text + ": a predicted registry, not a real build ('dispatchctl registries' says how it "
                           "was made); every predicted kernel says 'predicted'");
-        continue;
-      case SourceSpec::Kind::File: {
-        const ManifestDocument manifest = read_and_apply(registry, spec.argument, spec.argument, only, notes);
-        if (on_manifest) on_manifest(manifest);
-        log_verbose("loaded {} (manifest of PyTorch {}, {} bytes): new operators: {}, new backend fallbacks: {}",
-                    text, manifest.torch_version, manifest.bytes, registry->operators().size() - operators_before,
-                    registry->fallbacks().size() - fallbacks_before);
         break;
-      }
-      case SourceSpec::Kind::Python: {
-        if (!load_options().python_export)
-          throw InputError(spec.text + ": running Python is not available in this build");
-        const std::string path = load_options().python_export(spec.argument, spec.imports);
-        ManifestDocument manifest =
-            read_manifest_file(path, spec.text, registry ? &registry->catalogue() : nullptr);
-        load_manifest(registry, manifest);
-        if (on_manifest) on_manifest(manifest);
-        log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", text, manifest.torch_version, path,
-                    registry->operators().size() - operators_before);
-        break;
-      }
-      case SourceSpec::Kind::Torchgen: {
-        // Alone, the predictions of the default release's rules; over a base, they
-        // replace its codegen registrations (lib/torchgen/apply.h).
-        if (!registry) {
-          const std::string release = torchgen::TorchgenOptions{}.release;
-          registry = std::make_unique<Registry>(catalogue_for(release, spec.text));
-          registry->torch_version = release;
-        }
-        torchgen::TorchgenOptions options;
-        options.release = registry->torch_version;
-        if (!spec.build_backends.empty())
-          options.build_backends = torchgen::parse_build_backends(spec.build_backends, options.release);
-        torchgen::apply_torchgen(*registry, torchgen::read_torchgen_inputs(spec.argument), options);
-        registry->sources.push_back(spec.text);
-        break;
-      }
-      case SourceSpec::Kind::TorchgenBackend:
-        // A backend YAML names operators of PyTorch: alone, it goes over the default registry.
-        if (!registry) {
-          registry = load_registry({std::string(k_default_registry)}, only);
-          notes.push_back(spec.text + ": layered over " + std::string(k_default_registry) +
-                          " (a backend YAML adds to PyTorch's operators)");
-        }
-        torchgen::apply_backend_yaml(*registry, {spec.argument, read_input_file(spec.argument)}, only);
-        registry->sources.push_back(spec.text);
-        break;
+      case SourceSpec::Kind::File: load_file(registry, spec, request, notes); break;
+      case SourceSpec::Kind::Python: load_python(registry, spec, request); break;
+      case SourceSpec::Kind::Torchgen: load_torchgen(registry, spec); break;
+      case SourceSpec::Kind::TorchgenBackend: load_backend_yaml(registry, spec, request, notes); break;
     }
   }
   for (const auto& n : notes) log_note("{}", n);

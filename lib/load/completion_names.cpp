@@ -1,11 +1,12 @@
-#include "query/completion_names.h"
+#include "load/completion_names.h"
+#include "builtin/builtin_catalogues.h"
 
 #include <algorithm>
 #include <optional>
 
 #include "builtin/builtin.h"
 #include "builtin/pack.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
 
 namespace dispatchctl {
 namespace {
@@ -56,7 +57,7 @@ std::vector<std::string> complete_key_names(const std::vector<std::string>& sour
   const Catalogue* cat = nullptr;
   std::unique_ptr<Registry> registry;
   if (auto builtins = builtins_only(sources)) {
-    cat = Catalogue::for_version(builtins->front()->version);
+    cat = builtin_catalogue(builtins->front()->version);
   } else {
     registry = load_registry(sources, [](std::string_view) { return false; });
     cat = &registry->catalogue();

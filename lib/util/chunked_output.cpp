@@ -1,4 +1,4 @@
-#include "render/chunked_output.h"
+#include "util/chunked_output.h"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-// PyTorch's own text formats, byte for byte (dispatch-semantics.md §4):
+// PyTorch's own text formats, byte for byte (docs/dispatch-semantics.md §4):
 // dumpComputedTable (_dispatch_dump_table) and dumpState (_dispatch_dump).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "render/chunked_output.h"
+#include "util/chunked_output.h"
 #include "table/table.h"
 
 namespace dispatchctl {

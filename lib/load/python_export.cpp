@@ -1,4 +1,4 @@
-#include "registry/python_export.h"
+#include "load/python_export.h"
 
 #include "util/log.h"
 

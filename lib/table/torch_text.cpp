@@ -1,4 +1,4 @@
-#include "render/torch_text.h"
+#include "table/torch_text.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "registry/source_spec.h"
+#include "load/source_spec.h"
 
 #include "builtin/builtin.h"
 #include "util/errors.h"

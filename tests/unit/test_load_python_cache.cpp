@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "registry/python_export.h"
+#include "load/python_export.h"
 
 using namespace dispatchctl;
 namespace fs = std::filesystem;

@@ -2,8 +2,8 @@
 // release's registry unless --bare (issue 11 item 1); verify's diff.
 #include <doctest/doctest.h>
 
-#include "registry/source_spec.h"
-#include "registry/sources.h"
+#include "load/source_spec.h"
+#include "load/load_registry.h"
 #include "util/log.h"
 #include "util/errors.h"
 #include "verify/verify.h"
@@ -12,10 +12,6 @@ using namespace dispatchctl;
 
 namespace {
 const std::string k_custom_op = std::string(DISPATCHCTL_SOURCE_DIR) + "/examples/custom_op.json";
-struct BareGuard {
-  explicit BareGuard(bool bare) { load_options().bare = bare; }
-  ~BareGuard() { load_options().bare = false; }
-};
 }  // namespace
 
 TEST_CASE("source spec: one parse, one kind per -m value") {
@@ -77,8 +73,7 @@ TEST_CASE("sources: a custom-op manifest is layered over its release's registry"
   CHECK(notes[0].find("layered over builtin:2.14.1") != std::string::npos);
   notes.clear();
   {
-    BareGuard bare(true);
-    auto alone = load_registry({k_custom_op});
+    auto alone = load_registry(LoadRequest{{k_custom_op}, /*bare=*/true});
     CHECK(alone->find("aten::add.Tensor") == nullptr);
     CHECK(alone->fallbacks().empty());
   }

@@ -1,11 +1,12 @@
-#include "torchgen/lint_yaml.h"
+#include "check/lint_torchgen_yaml.h"
+#include "builtin/builtin_catalogues.h"
 
 #include <cstdlib>
 #include <map>
 
 #include "builtin/builtin.h"
-#include "registry/source_spec.h"
-#include "registry/sources.h"
+#include "load/load_registry.h"
+#include "load/source_spec.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
 #include "torchgen/grouping.h"
@@ -105,8 +106,8 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
 
 std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Catalogue& catalogue) {
   std::vector<Finding> out;
-  const ReleaseRules* rules = &rules_for_any_release(catalogue.version(), inputs.native_functions.path);
   try {
+    const ReleaseRules* rules = &rules_for_any_release(catalogue.version(), inputs.native_functions.path);
     ParseOptions options{rules, &catalogue, {"CPU"}};
     TorchgenModel model = parse_torchgen_inputs(inputs, options);
     for (const auto& f : model.functions) check_entry(f, model, *rules, out);
@@ -144,8 +145,7 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
     if (!registry) {
       // A backend YAML names PyTorch's operators; torchgen's own YAML defines them.
       if (backend) registry = load_registry({std::string(k_default_registry)});
-      else registry = std::make_unique<Registry>(*Catalogue::for_version(TorchgenOptions{}.release));
-      registry->torch_version = TorchgenOptions{}.release;
+      else registry = std::make_unique<Registry>(*builtin_catalogue(k_default_release), std::string(k_default_release));
     }
     if (backend) {
       files.push_back(path);
@@ -160,9 +160,8 @@ bool load_torchgen_source_for_check(const std::string& source, std::unique_ptr<R
     for (size_t i = before; i < findings.size(); ++i)
       if (findings[i].rule == "load-error") return true;  // the YAML does not load
     TorchgenOptions options;
-    options.release = registry->torch_version;
     if (!spec.build_backends.empty())
-      options.build_backends = parse_build_backends(spec.build_backends, options.release);
+      options.build_backends = parse_build_backends(spec.build_backends, registry->torch_version());
     apply_torchgen(*registry, inputs, options);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));

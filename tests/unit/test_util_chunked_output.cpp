@@ -1,4 +1,4 @@
-// The whole-registry job renders through a fixed buffer (render/chunked_output.h)
+// The whole-registry job renders through a fixed buffer (util/chunked_output.h)
 // handed on as it fills: what reaches the sink, joined, must be PyTorch's own
 // dump of every table, whatever the buffer size; no chunk may exceed it.
 #include <doctest/doctest.h>
@@ -6,9 +6,9 @@
 #include <cstring>
 #include <vector>
 
-#include "registry/sources.h"
-#include "render/chunked_output.h"
-#include "render/torch_text.h"
+#include "load/load_registry.h"
+#include "util/chunked_output.h"
+#include "table/torch_text.h"
 #include "test_support.h"
 
 using namespace dispatchctl;

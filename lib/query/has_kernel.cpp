@@ -1,0 +1,32 @@
+#include "query/has_kernel.h"
+
+namespace dispatchctl {
+
+HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question,
+                                  const std::string& other_builds) {
+  const Catalogue& cat = registry.catalogue();
+  HasKernelResult r;
+  r.question = question;
+  r.op = &op;
+  r.key = k;
+  if (question == HasKernelQuestion::Registered) {
+    r.answer = has_kernel_for_dispatch_key(op, k) ? HasKernelAnswer::Yes : HasKernelAnswer::No;
+    r.registered = op.active(k);
+  } else {
+    r.row_key = computed_row_key(cat, k);  // alias key: PyTorch's error
+    r.row = live_row(registry, op, r.row_key);
+    r.verdict = row_verdict(cat, r.row);
+    if (question == HasKernelQuestion::Computed)
+      r.answer = r.row.valid() ? HasKernelAnswer::Yes : HasKernelAnswer::No;
+    else
+      r.answer = r.verdict == RowVerdict::Works   ? HasKernelAnswer::Yes
+                 : r.verdict == RowVerdict::Fails ? HasKernelAnswer::No
+                                                  : HasKernelAnswer::Unknown;
+  }
+  BuildBackends build = build_backends(registry);
+  build.other_builds = other_builds;
+  r.build_note = not_compiled_note(cat, build, k);
+  return r;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,43 @@
+// `has-kernel OP --key K [--computed | --works]`: PyTorch's
+// _dispatch_has_kernel_for_dispatch_key and
+// _dispatch_has_computed_kernel_for_dispatch_key (docs/dispatch-semantics.md §7),
+// and whether a call reaching K's row returns. The answer as data; the
+// sentence and JSON are render/has_kernel_render's.
+#pragma once
+
+#include <string>
+
+#include "query/predicates.h"
+#include "table/kernel_kind.h"
+
+namespace dispatchctl {
+
+enum class HasKernelQuestion { Registered, Computed, Works };
+enum class HasKernelAnswer { Yes, No, Unknown };
+
+struct HasKernelResult {
+  HasKernelQuestion question = HasKernelQuestion::Registered;
+  HasKernelAnswer answer = HasKernelAnswer::No;
+  const Operator* op = nullptr;
+  Key key = k_undefined;
+  // Registered: the active kernel at exactly `key`, if any.
+  const Kernel* registered = nullptr;
+  // Computed and Works: the row PyTorch reads (a building block answers for
+  // its CPU instance) in the live table, and what a call through it does.
+  Key row_key = k_undefined;
+  Row row;
+  RowVerdict verdict = RowVerdict::Unknown;
+  // A key of a backend this build has no kernels for: the answer is this build's.
+  std::string build_note;
+  // The registry is a predicted one (the caller's to say: builtin/builtin.h).
+  std::string registry_note;
+};
+
+// InputError for an alias key with --computed/--works, as PyTorch raises.
+// other_builds: the registries a CPU-only note names (BuildBackends::other_builds).
+HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question,
+                                  const std::string& other_builds = "");
+// 0 for yes, 1 for no and unknown (a script never reads unknown as yes).
+inline int exit_status(HasKernelAnswer answer) { return answer == HasKernelAnswer::Yes ? 0 : 1; }
+
+}  // namespace dispatchctl

@@ -1,0 +1,94 @@
+#include "render/has_kernel_render.h"
+
+#include "render/json_document.h"
+#include "render/show_render.h"
+
+namespace dispatchctl {
+
+std::string_view answer_word(HasKernelAnswer answer) {
+  switch (answer) {
+    case HasKernelAnswer::Yes: return "yes";
+    case HasKernelAnswer::No: return "no";
+    case HasKernelAnswer::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+namespace {
+
+std::string_view question_word(HasKernelQuestion question) {
+  switch (question) {
+    case HasKernelQuestion::Registered: return "registered";
+    case HasKernelQuestion::Computed: return "computed";
+    case HasKernelQuestion::Works: return "works";
+  }
+  return "registered";
+}
+
+std::string registered_text(const Catalogue& cat, const HasKernelResult& r) {
+  std::string text = r.answer == HasKernelAnswer::Yes
+                         ? r.op->name + " has a kernel registered at " + cat.name(r.key)
+                         : r.op->name + " has no kernel registered at exactly " + cat.name(r.key) +
+                               " (--computed asks whether its row holds a kernel)";
+  if (r.registered && is_python_kernel(*r.registered)) text += " (a python kernel: " + r.registered->debug + ")";
+  return text;
+}
+
+std::string row_text(const Catalogue& cat, const HasKernelResult& r) {
+  const Row& row = r.row;
+  const std::string row_words = "the " + cat.name(r.row_key) + " row of " + r.op->name;
+  std::string text;
+  if (r.question == HasKernelQuestion::Computed) {
+    text = row_words + (row.valid() ? " holds a kernel [" + std::string(tag_text(row.rule)) + "]" : " is missing");
+  } else {
+    text = row_words + (r.verdict == RowVerdict::Works   ? " runs a C++ kernel that returns"
+                        : !row.valid()                   ? " is missing: a call raises"
+                        : r.verdict == RowVerdict::Fails ? " holds a kernel that raises when called"
+                                                         : " is a python kernel (" + short_debug(row.debug()) +
+                                                               "): whether it works is unknown; Python meta "
+                                                               "kernels raise for data-dependent operators");
+  }
+  if (r.row_key != r.key)
+    text += " (" + cat.name(r.key) + " answers for its " + cat.name(r.row_key) + " instance, as in PyTorch)";
+  const bool computed = r.question == HasKernelQuestion::Computed;
+  if (computed && r.verdict == RowVerdict::Fails && row.valid()) text += "; note: that kernel raises when called";
+  else if (computed && r.verdict == RowVerdict::Unknown) text += "; note: a python kernel, it may raise (--works)";
+  else if (row.valid() && row.fallthrough()) text += "; note: a fallthrough, a call skips the key";
+  return text;
+}
+
+}  // namespace
+
+std::string has_kernel_text(const Catalogue& cat, const HasKernelResult& r) {
+  std::string text = r.question == HasKernelQuestion::Registered ? registered_text(cat, r) : row_text(cat, r);
+  if (!r.build_note.empty()) text += "; note: " + r.build_note;
+  if (!r.registry_note.empty()) text += "; note: " + r.registry_note;
+  return text;
+}
+
+nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernelResult& r) {
+  const Catalogue& cat = registry.catalogue();
+  nlohmann::ordered_json doc = json_document();
+  doc["torch_version"] = registry.torch_version();
+  doc["operator"] = r.op->name;
+  doc["key"] = cat.name(r.key);
+  doc["question"] = question_word(r.question);
+  if (r.question == HasKernelQuestion::Registered) {
+    if (r.registered && is_python_kernel(*r.registered)) doc["language"] = "python";
+  } else {
+    doc["row_key"] = cat.name(r.row_key);
+    doc["tag"] = tag_text(r.row.rule);
+    if (r.row.valid()) {
+      doc["kernel"] = r.row.debug();
+      doc["language"] = language_id(row_language(r.row));
+    }
+    doc["verdict"] = verdict_word(r.verdict);
+  }
+  if (!r.build_note.empty()) doc["build_note"] = r.build_note;
+  if (!r.registry_note.empty()) doc["registry_note"] = r.registry_note;
+  doc["answer"] = answer_word(r.answer);
+  doc["text"] = has_kernel_text(cat, r);
+  return doc;
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,24 @@
+#include "render/query_render.h"
+
+#include "render/json_document.h"
+
+namespace dispatchctl {
+
+std::string query_json_text(const Registry& registry, const std::vector<const Operator*>& found,
+                            std::optional<size_t> unknown_python_kernels) {
+  nlohmann::ordered_json doc = json_document();
+  doc["torch_version"] = registry.torch_version();
+  doc["count"] = found.size();
+  if (unknown_python_kernels) doc["unknown_python_kernels"] = *unknown_python_kernels;
+  doc["operators"] = nlohmann::ordered_json::array();
+  for (const Operator* op : found) doc["operators"].push_back(op->name);
+  return doc.dump(2) + "\n";
+}
+
+std::string query_names_text(const std::vector<const Operator*>& found) {
+  std::string out;
+  for (const Operator* op : found) out += op->name + "\n";
+  return out;
+}
+
+}  // namespace dispatchctl

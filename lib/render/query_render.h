@@ -1,0 +1,18 @@
+// `query`'s answer: the operators found, as names, a count or JSON
+// (schemas/query.schema.json).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "registry/registry.h"
+
+namespace dispatchctl {
+
+// `unknown_python_kernels`: with --works, how many Python kernels were left out.
+std::string query_json_text(const Registry& registry, const std::vector<const Operator*>& found,
+                            std::optional<size_t> unknown_python_kernels);
+std::string query_names_text(const std::vector<const Operator*>& found);
+
+}  // namespace dispatchctl
