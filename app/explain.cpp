@@ -1,7 +1,10 @@
 // dispatchctl explain [OP] --key K: why a row holds the kernel it holds
 // (or none), and how a key fares across the registry.
+#include "builtin/builtin.h"
 #include "common.h"
+#include "util/log.h"
 #include "builtin/builtin_catalogues.h"
+#include "query/predicates.h"
 #include "explain/key_report.h"
 #include "load/selection.h"
 #include "registry/op_select.h"
@@ -31,13 +34,18 @@ struct ExplainCommand {
   int run_operators() const {
     auto [reg, selected] = load_and_select(registry.request(), ops);
     const Key k = require_key(reg->catalogue(), key, "--key", &builtin_releases());
+    // As show and has-kernel: a CUDA key on a CPU-only build, a predicted registry.
+    const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), k);
+    const std::string registry_note = predicted_registry_note(reg->sources);
     std::string out;
     if (format == "json") {
       std::vector<OperatorKeyExplanation> explanations;
       for (const Operator* op : selected) explanations.push_back(explain_operator_key(*reg, *op, k));
-      out = explain_json_document_text(*reg, explanations);
+      out = explain_json_document_text(*reg, explanations, build_note, registry_note);
     } else {
       const ExplainTextOptions options{stdout_is_color_terminal(), static_cast<int>(output_width())};
+      for (const std::string& note : {build_note, registry_note})
+        if (!note.empty()) log_note("{}", note);  // notes go to stderr
       for (const Operator* op : selected) {
         if (op != selected.front()) out += "\n";
         append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);

@@ -1,6 +1,7 @@
 // dispatchctl has-kernel OP --key K [--computed]: PyTorch's
 // _dispatch_has_kernel_for_dispatch_key and
 // _dispatch_has_computed_kernel_for_dispatch_key (docs/dispatch-semantics.md §7).
+#include "builtin/builtin.h"
 #include "common.h"
 #include "builtin/builtin_catalogues.h"
 #include "load/selection.h"
@@ -37,7 +38,8 @@ struct HasKernelCommand {
     const HasKernelQuestion question = computed ? HasKernelQuestion::Computed
                                        : works  ? HasKernelQuestion::Works
                                                 : HasKernelQuestion::Registered;
-    const HasKernelResult result = answer_has_kernel(*reg, op, k, question, build_of(*reg));
+    HasKernelResult result = answer_has_kernel(*reg, op, k, question, build_of(*reg));
+    result.registry_note = predicted_registry_note(reg->sources);
     // -q, before or after the command: the exit status is the answer.
     if (quiet_requested()) return exit_status(result.answer);
     if (json || format == "json") {
@@ -45,6 +47,7 @@ struct HasKernelCommand {
     } else {
       write_stdout(std::string(answer_word(result.answer)) + ": " + has_kernel_text(cat, result) + "\n");
       if (!result.build_note.empty()) log_note("{}", result.build_note);  // notes go to stderr
+      if (!result.registry_note.empty()) log_note("{}", result.registry_note);
     }
     return exit_status(result.answer);
   }

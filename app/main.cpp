@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
       "dispatchctl: inspect PyTorch dispatch tables. Which kernel runs for which dispatch key, "
       "and why; computed exactly as PyTorch does, for any release (built in: " + builtin_registry_names() +
       "; others through -m python or an export with its release profile).\n"
-      "Without -m, commands use " + std::string(k_default_registry) + ", the newest real registry built in.\n"
+      "Without -m, commands use " + std::string(k_default_registry) + ", the newest real CPU-only build built in.\n"
       "-m takes a manifest FILE, builtin:VERSION, python[:INTERPRETER], torchgen:PATH or\n"
       "torchgen-backend:FILE; a manifest without aten:: operators is layered over its release\n"
       "(--bare: alone).\n"

@@ -1,4 +1,5 @@
 // dispatchctl show OP...: the computed dispatch table of operators.
+#include "builtin/builtin.h"
 #include "common.h"
 #include "live/live_table.h"
 #include "render/live_render.h"
@@ -75,7 +76,8 @@ struct ShowCommand {
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         operators.push_back(std::move(j));
       }
-      write_stdout(show_json_document_text(*reg, note.text(cat), std::move(operators)));
+      write_stdout(show_json_document_text(*reg, note.text(cat), std::move(operators),
+                                           predicted_registry_note(reg->sources)));
     } else {
       // Operator by operator into one fixed buffer handed to stdout as it
       // fills (util/chunked_output.h): memory stays flat and small however
@@ -92,6 +94,7 @@ struct ShowCommand {
         if (note.possible() && log_enabled(LogLevel::note))
           for (const Operator* op : selected) note.add(computer.compute(*op));
         if (const std::string text = note.text(cat); !text.empty()) log_note("{}", text);
+        if (const std::string text = predicted_registry_note(reg->sources); !text.empty()) log_note("{}", text);
       }
       for (const Operator* op : selected) {
         std::optional<LiveTable> lt;

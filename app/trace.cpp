@@ -1,5 +1,9 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
+#include "builtin/builtin.h"
 #include "common.h"
+#include "query/predicates.h"
+#include "util/log.h"
+#include "util/wrap.h"
 #include "load/selection.h"
 #include "registry/op_select.h"
 #include "registry/schema_parser.h"
@@ -85,9 +89,22 @@ struct TraceCommand {
     check_tensor_count(target, call.tensors.size() + call.keysets.size());
     const Trace trace = trace_call(*reg, target, setup);
     TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
+    // As show and has-kernel: rows of a backend a CPU-only build lacks, a predicted registry.
+    std::vector<Key> ran_at;
+    for (const Hop& hop : trace.hops) ran_at.push_back(hop.row.key);
+    const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), ran_at);
+    const std::string registry_note = predicted_registry_note(reg->sources);
     std::string out;
-    if (format == "json") out = trace_json(*reg, trace, options).dump(2) + "\n";
-    else append_trace_text(out, *reg, trace, options);
+    if (format == "json") {
+      auto doc = trace_json(*reg, trace, options);
+      if (!build_note.empty()) doc["build_note"] = build_note;
+      if (!registry_note.empty()) doc["registry_note"] = registry_note;
+      out = doc.dump(2) + "\n";
+    } else {
+      for (const std::string& note : {build_note, registry_note})
+        if (!note.empty()) log_note("{}", note);  // notes go to stderr
+      append_trace_text(out, *reg, trace, options);
+    }
     write_stdout(out);
     return trace.outcome == Trace::Outcome::Raised ? 1 : 0;
   }

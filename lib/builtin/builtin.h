@@ -1,5 +1,5 @@
-// The real registries of the PyTorch releases in lib/builtin/data/ (today 2.14.1
-// and 1.13.1) and their release profiles, built into the binary. PyTorch's
+// The registries of the PyTorch builds in lib/builtin/data/ (real CPU-only and
+// CUDA builds, and predicted ones made at build time) and their release profiles, built into the binary. PyTorch's
 // dumps are stored gzipped there and parsed at build time into packs
 // (builtin/pack.h), the profiles into C++ (keys/profile_source.h): start-up
 // parses no profile and `show OP` reads only OP's records. Load one with
@@ -17,7 +17,10 @@ namespace dispatchctl {
 struct ReleaseSpec;
 
 struct BuiltinRegistry {
-  std::string_view version;         // "2.14.1"
+  std::string_view version;         // what builtin: names: the release, '+' and a build if not CPU-only ("2.6.0+cuda")
+  std::string_view release;         // the PyTorch release alone ("2.6.0")
+  std::string_view build;           // "CPU-only", "CUDA" (profile.json's "build")
+  std::string_view predicted_from;  // "" for a real registry; else how it was predicted, from which real ones
   std::string_view pack;            // _dispatch_dump of every operator, packed (builtin/pack.h)
   std::string_view fallbacks_json;  // {key: text}
   ReleaseSpec (*profile)();         // the release profile (keys/profile.h), compiled in
@@ -25,7 +28,15 @@ struct BuiltinRegistry {
 
 // Newest release first.
 const std::vector<BuiltinRegistry>& builtin_registries();
-// "builtin:2.14.1" or "builtin:2.14" -> the entry; nullptr if unknown.
+// The built-in registries of a build ("CUDA"), newest first, real before predicted:
+// "builtin:2.6.0+cuda (real), builtin:2.14.1+cuda (predicted)"; "" if none.
+std::string builtin_names_of_build(std::string_view build);
+// "builtin:2.14.1+cuda is a predicted registry, not a real build (how it was
+// made): …" when `sources` (a Registry's) name a predicted built-in; "" otherwise.
+std::string predicted_registry_note(const std::vector<std::string>& sources);
+// "builtin:2.14.1" or "builtin:2.14" -> the entry, "builtin:2.6.0+cuda" or
+// "builtin:2.6+cuda" -> that build's; nullptr if unknown. A name without a
+// build names a build without one.
 const BuiltinRegistry* find_builtin(std::string_view name);
 // "builtin:2.14.1, builtin:1.13.1": every built-in registry by the name a user
 // types, newest (the default) first, for messages and help texts.

@@ -21,8 +21,9 @@ class BuiltinReleases final : public KnownReleases {
                            version[wanted.size()] != '+'))
       return nullptr;
     const auto& registries = builtin_registries();
+    // A predicted registry's profile is its base's: the real builds answer.
     for (size_t i = 0; i < registries.size(); ++i) {
-      if (major_minor(registries[i].version) != wanted) continue;
+      if (major_minor(registries[i].version) != wanted || !registries[i].predicted_from.empty()) continue;
       if (!built_[i]) built_[i] = std::make_unique<Catalogue>(registries[i].profile());
       return built_[i].get();
     }

@@ -7,6 +7,7 @@
 
 #include "builtin/builtin.h"
 #include "load/load_registry.h"
+#include "load/source_spec.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
 #include "torchgen/refusals.h"
@@ -83,6 +84,10 @@ bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Re
   const std::string& path = source.argument;
   TorchgenInputs inputs{{path, ""}, std::nullopt, std::nullopt};
   try {
+    // Parsed as -m parses it: "torchgen:PATH?build-backends=CPU,CUDA" works here too.
+    const SourceSpec spec = parse_source_spec(source);
+    const std::string path = spec.argument;
+    inputs.native_functions.path = path;
     if (!registry) {
       // A backend YAML names PyTorch's operators; torchgen's own YAML defines them.
       if (backend) registry = load_registry({std::string(k_default_registry)});
@@ -96,18 +101,14 @@ bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Re
     inputs = read_torchgen_inputs(path);
     files.push_back(inputs.native_functions.path);
     if (inputs.derivatives) files.push_back(inputs.derivatives->path);
-    const ReleaseRules* rules = rules_for_release(registry->catalogue().version());
-    if (!rules) {
-      apply_torchgen(*registry, inputs, {});  // refuses the release, naming the known ones
-      return true;
-    }
-    const std::optional<TorchgenModel> model = lint_and_parse(inputs, registry->catalogue(), *rules, findings);
+    const ReleaseRules& rules = rules_for_any_release(registry->catalogue().version(), path);
+    const std::optional<TorchgenModel> model = lint_and_parse(inputs, registry->catalogue(), rules, findings);
     if (!model) return true;  // the YAML does not load
     TorchgenOptions options;
     options.go_on_after_refusal = true;
     if (!source.build_backends.empty())
       options.build_backends = parse_build_backends(source.build_backends, registry->torch_version());
-    apply_predictions(*registry, predict_from_model(*model, *rules, options), inputs.native_functions.path, options);
+    apply_predictions(*registry, predict_from_model(*model, rules, options), inputs.native_functions.path, options);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));
   }

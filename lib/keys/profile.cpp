@@ -10,7 +10,7 @@
 namespace dispatchctl {
 
 const std::vector<std::string_view> k_profile_fields = {
-    "dispatchctl_release_profile", "torch_version", "reference_build", "num_backends", "enum",
+    "dispatchctl_release_profile", "torch_version", "reference_build", "build", "num_backends", "enum",
     "python_members_definition_order", "runtime_key_order", "alias_expansion",
     "backend_keyset_from_autograd", "autogradother_backends", "has_backend_fallback_api",
     "python_parseable_names", "backends_with_autograd_other", "autocast_key_of_backend",
@@ -101,6 +101,7 @@ class ProfileReader {
       r_.fail(own ? r_.at("torch_version") : r_.pointer(),
               "'" + version + "' is not a PyTorch release number MAJOR.MINOR[.PATCH]");
     spec_.reference_build = keep(r_.string("reference_build", false).value_or(version));
+    r_.string("build", false);  // "CPU-only", "CUDA": read by the build (lib/CMakeLists.txt), not kept
     spec_.source = keep(r_.source());
   }
 

@@ -78,9 +78,9 @@ const BuiltinRegistry& require_builtin(const SourceSpec& spec) {
 void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
                   const OperatorFilter& only) {
   const BuiltinRegistry& builtin = require_builtin(spec);
-  const std::string version(builtin.version);
+  const std::string version(builtin.release);  // "2.6.0" of builtin:2.6.0+cuda
   if (!registry) {
-    registry = std::make_unique<Registry>(catalogue_for(version, spec.text), version);
+    registry = std::make_unique<Registry>(catalogue_for(std::string(builtin.version), spec.text), version);
   } else {
     registry->require_release(version, spec.text);
   }
@@ -277,7 +277,12 @@ std::unique_ptr<Registry> load_registry(const LoadRequest& request) {
     const SourceSpec spec = parse_source_spec(text);
     if (registry) log_verbose("layering {} over {}", text, fmt::join(registry->sources, " + "));
     switch (spec.kind) {
-      case SourceSpec::Kind::Builtin: load_builtin(registry, spec, request.only); break;
+      case SourceSpec::Kind::Builtin:
+        load_builtin(registry, spec, request.only);
+        if (const BuiltinRegistry* b = find_builtin(spec.argument); b && !b->predicted_from.empty())
+          notes.push_back(text + ": a predicted registry, not a real build ('dispatchctl registries' says how it "
+                          "was made); every predicted kernel says 'predicted'");
+        break;
       case SourceSpec::Kind::File: load_file(registry, spec, request, notes); break;
       case SourceSpec::Kind::Python: load_python(registry, spec, request); break;
       case SourceSpec::Kind::Torchgen: load_torchgen(registry, spec); break;

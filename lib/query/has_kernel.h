@@ -29,6 +29,8 @@ struct HasKernelResult {
   RowVerdict verdict = RowVerdict::Unknown;
   // A key of a backend this build has no kernels for: the answer is this build's.
   std::string build_note;
+  // The registry is a predicted one (the caller's to say: builtin/builtin.h).
+  std::string registry_note;
 };
 
 // InputError for an alias key with --computed/--works, as PyTorch raises.

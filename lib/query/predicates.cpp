@@ -94,13 +94,17 @@ BuildBackends build_backends(const Registry& registry) {
 
 namespace {
 
-std::string not_compiled_text(const std::string& backends, bool exported_from_python) {
-  if (exported_from_python)
+std::string not_compiled_text(const std::string& backends, const BuildBackends& build) {
+  const std::string& other_builds = build.other_builds;
+  if (build.exported_from_python)
     return "CPU-only build (no kernels for " + backends + "): the PyTorch exported is a CPU-only build, so these "
            "rows are what it computes; for CUDA answers, run dispatchctl export -o FILE with a PyTorch built "
-           "with CUDA and use -m FILE";
+           "with CUDA and use -m FILE" +
+           (other_builds.empty() ? "" : ", or use a built-in CUDA registry (" + other_builds + ")");
   return "CPU-only build (no kernels for " + backends + "): these rows are what a CPU-only PyTorch "
-         "computes; export your CUDA build (-m python, or dispatchctl export -o FILE) for CUDA answers";
+         "computes; for CUDA answers use " +
+         (other_builds.empty() ? "" : "a built-in CUDA registry (" + other_builds + ") or ") +
+         "your CUDA build (-m python, or dispatchctl export -o FILE)";
 }
 
 }  // namespace
@@ -122,7 +126,7 @@ std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, 
   if (named.empty() || !build.cpu_only) return "";
   std::string list;
   for (size_t i = 0; i < named.size(); ++i) list += (i ? (i + 1 == named.size() ? " or " : ", ") : "") + named[i];
-  return not_compiled_text(list, build.exported_from_python);
+  return not_compiled_text(list, build);
 }
 
 std::string require_tag(std::string_view text) {

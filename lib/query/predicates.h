@@ -58,6 +58,9 @@ struct BuildBackends {
   // then says that PyTorch is CPU-only instead of advising -m python. The
   // caller sets it: the registry does not know how it was loaded.
   bool exported_from_python = false;
+  // Registries of a CUDA build a CPU-only note names ("builtin:2.6.0+cuda (real), …"):
+  // the caller's, who knows what is built in (builtin_names_of_build).
+  std::string other_builds;
   bool compiled_in(std::string_view backend) const;
 };
 BuildBackends build_backends(const Registry& registry);

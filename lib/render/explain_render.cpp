@@ -246,9 +246,12 @@ nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyE
 }
 
 std::string explain_json_document_text(const Registry& registry,
-                                       const std::vector<OperatorKeyExplanation>& explanations) {
+                                       const std::vector<OperatorKeyExplanation>& explanations,
+                                       const std::string& build_note, const std::string& registry_note) {
   nlohmann::ordered_json doc = json_document();
   doc["torch_version"] = registry.torch_version();
+  if (!build_note.empty()) doc["build_note"] = build_note;
+  if (!registry_note.empty()) doc["registry_note"] = registry_note;
   doc["explanations"] = nlohmann::ordered_json::array();
   for (const auto& e : explanations) doc["explanations"].push_back(explain_json(registry, e));
   return doc.dump(2) + "\n";

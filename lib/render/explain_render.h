@@ -20,8 +20,10 @@ void append_explain_text(std::string& out, const Registry& registry, const Opera
 // {"torch_version", "explanations": [...]}.
 // The document `explain OP --format json` prints: the release and one
 // explain_json per operator.
+// build_note: a CUDA key on a CPU-only build; registry_note: a predicted registry.
 std::string explain_json_document_text(const Registry& registry,
-                                       const std::vector<OperatorKeyExplanation>& explanations);
+                                       const std::vector<OperatorKeyExplanation>& explanations,
+                                       const std::string& build_note = "", const std::string& registry_note = "");
 nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyExplanation& e);
 
 // "n/a", "no registration", "blocked", "chosen", "shadowed", "not reached".

@@ -88,6 +88,7 @@ nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernel
     doc["verdict"] = verdict_word(r.verdict);
   }
   if (!r.build_note.empty()) doc["build_note"] = r.build_note;
+  if (!r.registry_note.empty()) doc["registry_note"] = r.registry_note;
   doc["answer"] = answer_word(r.answer);
   doc["text"] = has_kernel_text(cat, r);
   return doc;

@@ -187,9 +187,10 @@ nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
 }
 
 std::string show_json_document_text(const Registry& registry, const std::string& build_note,
-                                    nlohmann::ordered_json operators) {
+                                    nlohmann::ordered_json operators, const std::string& registry_note) {
   nlohmann::ordered_json doc = json_document();
   doc["torch_version"] = registry.torch_version();
+  if (!registry_note.empty()) doc["registry_note"] = registry_note;
   if (!build_note.empty()) doc["build_note"] = build_note;
   doc["operators"] = std::move(operators);
   return doc.dump(2) + "\n";

@@ -21,9 +21,9 @@ struct ShowOptions {
 void append_show_text(std::string& out, const Registry& registry, const Operator& op,
                       const std::vector<Row>& rows, const ShowOptions& options);
 // The document `show --format json` prints: the release, the CPU-only build
-// note (if any) and one show_json per operator.
+// note (if any), the predicted-registry note (if any) and one show_json per operator.
 std::string show_json_document_text(const Registry& registry, const std::string& build_note,
-                                    nlohmann::ordered_json operators);
+                                    nlohmann::ordered_json operators, const std::string& registry_note = "");
 nlohmann::ordered_json show_json(const Registry& registry, const Operator& op,
                                  const std::vector<Row>& rows, const ShowOptions& options);
 // "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU_0.cpp:1307"

@@ -4,7 +4,9 @@
 #include <unordered_set>
 
 #include "torchgen/refusals.h"
+#include "torchgen/add_backends.h"
 #include "util/errors.h"
+#include "util/log.h"
 #include "util/join.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
@@ -13,9 +15,7 @@ namespace dispatchctl::torchgen {
 namespace {
 
 const ReleaseRules& rules_or_throw(std::string_view version, const std::string& where) {
-  if (const ReleaseRules* rules = rules_for_release(version)) return *rules;
-  throw InputError(where + ": no torchgen rules for PyTorch '" + std::string(version) +
-                   "'; known: " + supported_rule_releases());
+  return rules_for_any_release(version, where);
 }
 
 Kernel predicted_kernel(const PredictedRegistration& r, Registry& registry) {
@@ -57,7 +57,33 @@ Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& c
   return predict(model, rules, compiled_keys(rules, options.build_backends));
 }
 
+std::set<std::string> compiled_backends(const Registry& registry, const ReleaseRules& rules) {
+  std::set<std::string> out;
+  for (const Operator& op : registry.operators())
+    for (const Kernel& k : op.registrations)
+      for (const auto& [backend, keys] : rules.backend_keys)
+        if (!out.count(backend) && keys.count(registry.catalogue().name(k.key)) && is_codegen_origin(k.debug))
+          out.insert(backend);
+  return out;
+}
+
 void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const TorchgenOptions& options) {
+  const ReleaseRules& rules = rules_or_throw(base.catalogue().version(), inputs.native_functions.path);
+  // Another build of the base (a CUDA build of a CPU-only export): what the two
+  // builds differ in is only the added backends' Register<Key>.cpp files, so
+  // the base keeps its registrations, exact even where the rules are not.
+  const std::set<std::string> base_backends = compiled_backends(base, rules);
+  std::set<std::string> added;
+  for (const std::string& b : options.build_backends)
+    if (!base_backends.count(b)) added.insert(b);
+  if (!base_backends.empty() && !added.empty()) {
+    add_backend_predictions(base, inputs, options.build_backends, added);
+    base.sources.push_back("torchgen:" + inputs.native_functions.path);
+    log_note("torchgen:{}: a build with {} added to the base's ({}): its registrations at those backends' keys are "
+             "added, the base's others kept (layer the YAML without ?build-backends= first to replace those)",
+             inputs.native_functions.path, join(added), join(base_backends));
+    return;
+  }
   apply_predictions(base, predict_from_inputs(inputs, base.catalogue(), options), inputs.native_functions.path, options);
 }
 

@@ -26,7 +26,10 @@ struct TorchgenOptions {
 Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& catalogue,
                                 const TorchgenOptions& options);
 // base_or_empty: a registry of the same release (its codegen registrations
-// are replaced) or an empty one (the predictions alone).
+// are replaced) or an empty one (the predictions alone). When options'
+// build backends add backends the base has no codegen registrations for (a
+// CUDA build over a CPU-only export), the base is kept and only the added
+// backends' registrations are added (add_backends.h), with a note.
 void apply_torchgen(Registry& base_or_empty, const TorchgenInputs& inputs, const TorchgenOptions& options);
 // The two halves of apply_torchgen, for a caller that holds the parsed model
 // (`check` finds the refusals on it first): model with its generated variants.

@@ -93,7 +93,8 @@ void predict_functionalization(const TorchgenModel& model, const std::vector<Sig
     if (skipped[i] || rules.functionalize_handwritten_ops.count(f.name())) continue;
     const char* rule = nullptr;
     const bool set_op = rules.set_is_not_a_view && f.func.name.to_string() == "set_";
-    if (f.is_view_op(rules.inplace_view_not_views) && !set_op) rule = "functionalize-view";
+    if (f.is_view_op(rules.inplace_view_not_views) && !set_op && (!f.has_cia() || rules.functionalize_cia_views))
+      rule = "functionalize-view";
     else if (writes_an_argument(f) && (!f.has_cia() || rules.functionalize_all_cia)) rule = "functionalize-mutating";
     else if (rules.functionalize_all_cia && f.has_cia()) rule = "functionalize-cia";
     if (rule) emit.add(f, "Functionalize", rule, "RegisterFunctionalization.cpp");

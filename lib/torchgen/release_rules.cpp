@@ -3,7 +3,10 @@
 // release's real registry.
 #include "torchgen/release_rules.h"
 
+#include <utility>
+
 #include "util/errors.h"
+#include "util/log.h"
 #include "util/join.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
@@ -91,6 +94,8 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   RulesReader in(doc, source);
   ReleaseRules r;
   in.text("version", r.version);
+  in.text("first_release", r.first_release);
+  in.text("last_release", r.last_release);
   in.names("always_compiled_keys", r.always_compiled_keys);
   in.names_by_backend("backend_keys", r.backend_keys);
   in.names("gen_py_ignored_keys", r.gen_py_ignored_keys);
@@ -105,6 +110,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("inplace_ops_not_grouped", r.inplace_ops_not_grouped);
   in.names("inplace_view_not_views", r.inplace_view_not_views);
   in.flag("functionalize_all_cia", r.functionalize_all_cia);
+  in.flag("functionalize_cia_views", r.functionalize_cia_views);
   in.names("functionalize_handwritten_groups", r.functionalize_handwritten_groups);
   in.names("functionalize_handwritten_ops", r.functionalize_handwritten_ops);
   in.names("functionalize_skipped_groups", r.functionalize_skipped_groups);
@@ -123,12 +129,57 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   return r;
 }
 
+namespace {
+
+// "2.14.1+cuda" -> {2, 14}; {-1, -1} if it does not start with MAJOR.MINOR.
+std::pair<long, long> major_minor_numbers(std::string_view version) {
+  long major = 0, minor = 0;
+  size_t i = 0;
+  auto number = [&](long& out) {
+    const size_t start = i;
+    while (i < version.size() && version[i] >= '0' && version[i] <= '9' && i - start < 6)
+      out = out * 10 + (version[i++] - '0');
+    return i > start;
+  };
+  if (!number(major) || i >= version.size() || version[i++] != '.' || !number(minor)) return {-1, -1};
+  if (i < version.size() && version[i] != '.' && version[i] != '+') return {-1, -1};
+  return {major, minor};
+}
+
+// How far a release is from a rules table's range: (MAJOR distance, MINOR distance).
+std::pair<long, long> distance(std::pair<long, long> release, const ReleaseRules& r) {
+  const auto first = major_minor_numbers(r.first_release), last = major_minor_numbers(r.last_release);
+  if (release < first) return {first.first - release.first, release.first == first.first ? first.second - release.second : first.second};
+  if (release > last) return {release.first - last.first, release.first == last.first ? release.second - last.second : release.second};
+  return {0, 0};
+}
+
+}  // namespace
+
 const ReleaseRules* rules_for_release(std::string_view version) {
+  const auto release = major_minor_numbers(version);
+  if (release.first < 0) return nullptr;
   for (const auto& r : all_rules())
-    if (version.substr(0, r.version.size()) == r.version &&
-        (version.size() == r.version.size() || version[r.version.size()] == '.'))
-      return &r;
+    if (distance(release, r) == std::pair<long, long>{0, 0}) return &r;
   return nullptr;
+}
+
+const ReleaseRules& rules_for_any_release(std::string_view version, const std::string& where) {
+  if (const ReleaseRules* exact = rules_for_release(version)) return *exact;
+  const auto release = major_minor_numbers(version);
+  if (release.first < 0 || all_rules().empty())
+    throw InputError(where + ": no torchgen rules for PyTorch '" + std::string(version) + "'; known: " +
+                     supported_rule_releases());
+  const ReleaseRules* nearest = nullptr;
+  for (const auto& r : all_rules())  // newest first: a tie keeps the newer
+    if (!nearest || distance(release, r) < distance(release, *nearest)) nearest = &r;
+  static std::set<std::string> noted;
+  if (noted.insert(std::to_string(release.first) + "." + std::to_string(release.second)).second)
+    log_note("{}: no torchgen rules were written for PyTorch {}; using the nearest known, {}.x "
+             "(lib/torchgen/data/rules-{}.json): its predictions may differ where torchgen changed",
+             where, std::to_string(release.first) + "." + std::to_string(release.second), nearest->version,
+             nearest->version);
+  return *nearest;
 }
 
 std::string supported_rule_releases() {

@@ -13,7 +13,10 @@
 namespace dispatchctl::torchgen {
 
 struct ReleaseRules {
-  std::string version;  // "2.14": matches 2.14.x
+  std::string version;  // "2.14": the release the rules were written for (rules-2.14.json)
+  // The MAJOR.MINOR releases the rules were checked against, first to last:
+  // a release in that range uses them as they are.
+  std::string first_release, last_release;
   // Register<Key>.cpp compiled whatever the backends (Meta family, composites …).
   std::set<std::string> always_compiled_keys;
   // Keys each selectable backend adds (`--build-backends CPU,CUDA`).
@@ -38,6 +41,7 @@ struct ReleaseRules {
 
   // RegisterFunctionalization.
   bool functionalize_all_cia = false;
+  bool functionalize_cia_views = false;  // view ops with a CompositeImplicitAutograd kernel get one too
   std::set<std::string> functionalize_handwritten_groups;  // whole group skipped (lift, resize_)
   std::set<std::string> functionalize_handwritten_ops;     // lift_fresh
   std::set<std::string> functionalize_skipped_groups;      // set_.source_Tensor
@@ -74,8 +78,13 @@ struct ReleaseRules {
 // naming `source`, the field and a did-you-mean).
 ReleaseRules read_release_rules(std::string_view json, const std::string& source);
 
-// nullptr when no table matches the release ("2.14.1" -> the 2.14 table).
+// nullptr when no table's range holds the release ("2.14.1" -> the 2.14 table).
 const ReleaseRules* rules_for_release(std::string_view version);
+// The rules for any release: those whose range holds it, else the nearest
+// known ones (the closest range by MAJOR, then MINOR; the newer on a tie),
+// with a note naming them (once per process). InputError only for a version
+// that is no MAJOR.MINOR[...] ("where: ...").
+const ReleaseRules& rules_for_any_release(std::string_view version, const std::string& where);
 std::string supported_rule_releases();
 
 }  // namespace dispatchctl::torchgen

@@ -119,8 +119,9 @@ expect_only "dispatchctl show --format " text json torch-table torch-state
 expect_only "dispatchctl diff --format h" html
 expect_only "dispatchctl report -f " html json
 expect "dispatchctl show --" --format --manifest --live --all-keys --help
-expect_only "dispatchctl show -m builtin:2" 2.14.1
-expect_only "dispatchctl keys --torch-version " 2.14 1.13
+expect_only "dispatchctl show -m builtin:2" 2.14.1 2.14.1+cuda 2.6.0+cuda
+expect_only "dispatchctl show -m builtin:2.6" 2.6.0+cuda
+expect_only "dispatchctl keys --torch-version " 2.14 2.6 1.13
 tab "dispatchctl __co"
 [[ ${#COMPREPLY[@]} -eq 0 ]] || { echo "FAIL: the hidden __complete is offered"; failures=$((failures + 1)); }
 # A broken -m completes nothing and prints nothing.

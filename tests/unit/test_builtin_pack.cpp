@@ -51,6 +51,7 @@ std::string describe(const Registry& registry) {
 
 TEST_CASE("pack: the embedded pack registers what the text loaders register from the dump and fallbacks") {
   for (const BuiltinRegistry& builtin : builtin_registries()) {
+    if (!builtin.predicted_from.empty()) continue;  // no dump: made from others at build time
     const std::string version(builtin.version);
     CAPTURE(version);
     Registry from_text(*builtin_catalogue(version), version), from_pack(*builtin_catalogue(version), version);

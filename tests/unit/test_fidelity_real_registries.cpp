@@ -1,5 +1,6 @@
 // The product's promise: for the real registries of PyTorch 1.13.1 and
-// 2.14.1, every operator's table and state print byte-identical to what
+// 2.14.1 (CPU-only builds) and 2.6.0's CUDA build (builtin:2.6.0+cuda), every
+// operator's table and state print byte-identical to what
 // PyTorch printed (tests/data/*/computed_tables.txt.gz, the golden output).
 #include <doctest/doctest.h>
 
@@ -56,7 +57,7 @@ std::string dump_text(const std::string& version) {
 }  // namespace
 
 TEST_CASE("fidelity: every table and state of the real registries, via the built-in import") {
-  for (std::string version : {"2.14.1", "1.13.1"}) {
+  for (std::string version : {"2.14.1", "1.13.1", "2.6.0+cuda"}) {
     CAPTURE(version);
     auto registry = load_registry({"builtin:" + version});
     check_all_operators(*registry, version);
@@ -65,7 +66,7 @@ TEST_CASE("fidelity: every table and state of the real registries, via the built
 }
 
 TEST_CASE("fidelity: the same after a round trip through a JSON manifest") {
-  for (std::string version : {"2.14.1", "1.13.1"}) {
+  for (std::string version : {"2.14.1", "1.13.1", "2.6.0+cuda"}) {
     CAPTURE(version);
     auto imported = load_registry({"builtin:" + version});
     const std::string manifest = write_manifest(*imported, version);
@@ -80,7 +81,7 @@ TEST_CASE("fidelity: the same after a round trip through a JSON manifest") {
 // a live export records), not from the built-in profiles; the registrations
 // are the real ones. Every table and state must still be byte-identical.
 TEST_CASE("fidelity: a catalogue from keys.json alone, built-in profiles out of reach") {
-  for (std::string version : {"2.14.1", "1.13.1"}) {
+  for (std::string version : {"2.14.1", "1.13.1", "2.6.0+cuda"}) {
     CAPTURE(version);
     const auto keys = parse_json_or_throw(test::read_test_data("torch-" + version + "/keys.json"), "keys.json");
     const Catalogue& cat = Catalogue::intern(read_release_profile(keys, "keys.json", "", version));

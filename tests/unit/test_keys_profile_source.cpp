@@ -24,11 +24,12 @@ TEST_CASE("profile source: each built-in profile is its profile.json as the read
   REQUIRE(builtin_registries().size() >= 2);
   for (const auto& builtin : builtin_registries()) {
     CAPTURE(builtin.version);
+    if (!builtin.predicted_from.empty()) continue;  // a predicted registry has its base's profile
     const std::string path =
         std::string(DISPATCHCTL_SOURCE_DIR) + "/lib/builtin/data/torch-" + std::string(builtin.version) + "/profile.json";
     const ReleaseSpec read = parse_release_profile(read_input_file(path), "builtin:" + std::string(builtin.version));
     const ReleaseSpec compiled = builtin.profile();
-    CHECK(compiled.torch_version == builtin.version);
+    CHECK(compiled.torch_version == builtin.release);
     CHECK(compiled.arena.empty());  // views into literals, nothing copied at start-up
     CHECK(fields(compiled) == fields(read));
     // And the catalogue a command gets is built from it.

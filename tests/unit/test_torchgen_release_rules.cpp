@@ -19,13 +19,13 @@ std::string rules_file(const std::string& version) {
 }
 }  // namespace
 
-TEST_CASE("torchgen rules: every built-in release has a rules file, newest first") {
+TEST_CASE("torchgen rules: every built-in release has rules, its own or the nearest, newest first") {
   for (const BuiltinRegistry& b : builtin_registries()) {
     CAPTURE(b.version);
-    const torchgen::ReleaseRules* rules = torchgen::rules_for_release(b.version);
-    REQUIRE(rules);
-    CHECK(b.version.rfind(rules->version + ".", 0) == 0);
+    const torchgen::ReleaseRules& rules = torchgen::rules_for_any_release(b.version, "test");
+    if (torchgen::rules_for_release(b.version)) CHECK(b.version.rfind(rules.version + ".", 0) == 0);
   }
+  CHECK(torchgen::rules_for_release("2.14.1+cuda") == torchgen::rules_for_release("2.14.1"));
   CHECK(torchgen::supported_rule_releases().rfind(torchgen::rules_for_release(k_default_release)->version + ".x", 0) ==
         0);
 }
@@ -60,4 +60,20 @@ TEST_CASE("torchgen rules: a missing, mistyped or misspelled field is refused na
   CHECK_THROWS_WITH_AS(read_release_rules(bad_backend.dump(), "r.json"),
                        "r.json: 'backend_keys.CPU' must be a list of names", InputError);
   CHECK_THROWS_AS(read_release_rules("{\"version\": ", "r.json"), InputError);
+}
+
+// Issue 23: torchgen for any release. A release no rules file was written for
+// uses the nearest range (by MAJOR, then MINOR; the newer on a tie).
+TEST_CASE("torchgen rules: a release without rules takes the nearest known ones") {
+  CHECK(torchgen::rules_for_release("2.9.0") == nullptr);
+  CHECK(torchgen::rules_for_any_release("2.9.0", "test").version == "2.6");
+  CHECK(torchgen::rules_for_any_release("2.11.0+cuda", "test").version == "2.14");  // 3 from 2.14, 5 from 2.6
+  CHECK(torchgen::rules_for_any_release("2.6.0+cuda", "test").version == "2.6");
+  CHECK(torchgen::rules_for_any_release("2.10", "test").version == "2.14");  // a tie keeps the newer
+  CHECK(torchgen::rules_for_any_release("1.9.1", "test").version == "1.13");
+  CHECK(torchgen::rules_for_any_release("1.20", "test").version == "1.13");
+  CHECK(torchgen::rules_for_any_release("3.1.0", "test").version == "2.14");
+  CHECK(torchgen::rules_for_any_release("0.4.1", "test").version == "1.13");
+  CHECK_THROWS_WITH_AS(torchgen::rules_for_any_release("main", "x.yaml"),
+                       doctest::Contains("x.yaml: no torchgen rules for PyTorch 'main'"), InputError);
 }
