@@ -58,7 +58,7 @@ void setup_registries(CLI::App& app, int& exit_code) {
       text += "  " + wrap_words("PyTorch " + std::string(b.release) + ", " + std::string(b.build) + " build, " + made,
                                 2, 2, output_width()) + "\n";
       std::string compiled;
-      for (const auto& b : build.compiled) compiled += (compiled.empty() ? "" : " ") + b;
+      for (const auto& backend : build.compiled) compiled += (compiled.empty() ? "" : " ") + backend;
       if (build.cpu_only)
         text += "  " + wrap_words("CPU-only build (kernels for " + compiled + " only): CUDA rows are what a "
                                   "CPU-only PyTorch computes; for CUDA answers use " +

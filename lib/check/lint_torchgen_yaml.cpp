@@ -84,10 +84,6 @@ bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Re
   const std::string& path = source.argument;
   TorchgenInputs inputs{{path, ""}, std::nullopt, std::nullopt};
   try {
-    // Parsed as -m parses it: "torchgen:PATH?build-backends=CPU,CUDA" works here too.
-    const SourceSpec spec = parse_source_spec(source);
-    const std::string path = spec.argument;
-    inputs.native_functions.path = path;
     if (!registry) {
       // A backend YAML names PyTorch's operators; torchgen's own YAML defines them.
       if (backend) registry = load_registry({std::string(k_default_registry)});

@@ -92,7 +92,7 @@ Predictions predict_from_model(const TorchgenModel& model, const ReleaseRules& r
 }
 
 void apply_predictions(Registry& base, const Predictions& predictions, const std::string& native_functions_path,
-                       const TorchgenOptions& options) {
+                       const TorchgenOptions& /*options: what the predictions were made with*/) {
   const Catalogue& catalogue = base.catalogue();
   const ReleaseRules& rules = rules_or_throw(catalogue.version(), native_functions_path);
 
