@@ -26,8 +26,8 @@ struct ValueKindOf {
 };
 constexpr ValueKindOf k_value_kinds[] = {
     {"explain", "--key", ValueKind::RuntimeOrAliasKey}, {"report", "--key", ValueKind::RuntimeKey},
-    {"", "--key", ValueKind::Key},                      {"", "--require", ValueKind::RuntimeOrAliasKey},
-    {"", "--registered-at", ValueKind::Key},            {"", "--without", ValueKind::Key},
+    {"", "--key", ValueKind::AnyKey},                      {"", "--require", ValueKind::RuntimeOrAliasKey},
+    {"", "--registered-at", ValueKind::AnyKey},            {"", "--without", ValueKind::AnyKey},
     {"", "--tls-include", ValueKind::NotAliasKey},      {"", "--tls-exclude", ValueKind::NotAliasKey},
     {"", "--alias", ValueKind::AliasKey},               {"", "--tensor", ValueKind::Tensor},
     {"", "--op", ValueKind::Operator},                  {"", "OP", ValueKind::Operator},

@@ -45,7 +45,7 @@ void setup_registries(CLI::App& app, int& exit_code) {
               std::to_string(kernels) + " kernels, " + std::to_string(reg->fallbacks().size()) +
               " backend fallbacks" + (name == k_default_registry ? "  (default)" : "") + "\n";
       std::string compiled;
-      for (const auto& b : build.compiled) compiled += (compiled.empty() ? "" : " ") + b;
+      for (const auto& backend : build.compiled) compiled += (compiled.empty() ? "" : " ") + backend;
       if (build.cpu_only)
         text += "  " + wrap_words("CPU-only build (kernels for " + compiled + " only): CUDA rows are what a "
                                   "CPU-only PyTorch computes; export your CUDA build (-m python) for CUDA answers",

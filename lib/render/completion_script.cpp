@@ -81,7 +81,7 @@ _dispatchctl() {
 std::string_view names_word(ValueKind kind) {
   switch (kind) {
     case ValueKind::Operator: return "ops";
-    case ValueKind::Key: return "keys";
+    case ValueKind::AnyKey: return "keys";
     case ValueKind::RuntimeKey: return "runtime-keys";
     case ValueKind::RuntimeOrAliasKey: return "runtime-or-alias-keys";
     case ValueKind::AliasKey: return "alias-keys";

@@ -15,7 +15,7 @@ namespace dispatchctl {
 // keys the option accepts.
 enum class ValueKind {
   None, Text, Choice, Operator, Source, File, Version, Tensor,
-  Key, RuntimeKey, RuntimeOrAliasKey, AliasKey, NotAliasKey,
+  AnyKey, RuntimeKey, RuntimeOrAliasKey, AliasKey, NotAliasKey,
 };
 // The WHAT of `dispatchctl __complete WHAT PREFIX` for a kind of names
 // ("ops", "keys", "runtime-keys", …, "tensors"); "" for other kinds.
