@@ -133,7 +133,11 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
   }
   out += "\nresult: ";
   switch (trace.outcome) {
-    case Trace::Outcome::Completed: out += "completed"; break;
+    case Trace::Outcome::Completed:
+      out += trace.assumed ? "returns, if the kernel at " + cat.name(trace.hops.back().row.key) +
+                                 " does (its own code decides; assumed)"
+                           : "completed";
+      break;
     case Trace::Outcome::Raised: out += "PyTorch raises " + trace.hops.back().error_type; break;
     case Trace::Outcome::Handoff: out += "handed off (not modelled further)"; break;
   }
@@ -207,6 +211,7 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
     j["hops"].push_back(std::move(o));
   }
   j["outcome"] = outcome_id(trace.outcome);
+  j["assumed"] = trace.assumed;
   nlohmann::ordered_json stale = nlohmann::ordered_json::array();
   for (Key k : trace.stale_keys) stale.push_back(cat.name(k));
   j["stale_rows"] = std::move(stale);

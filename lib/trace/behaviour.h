@@ -17,6 +17,7 @@ namespace dispatchctl {
 struct Behaviour {
   HopAction action = HopAction::Return;
   bool declared = false;  // from the kernel's "then"
+  bool kernel_decides = false;  // Return: the kernel's own code decides whether it returns
   std::string assumed;    // the kind whose default this is, or the declaration
   std::string does;
   TlsGuard guard;              // Redispatch / FreshCall
