@@ -24,9 +24,8 @@ std::string provenance(const Catalogue& cat, const Row& row, Outcome outcome) {
     default:
       text = std::string(tag_text(row.rule)) + " via the registration at " + cat.name(row.provider);
   }
-  if (outcome == Outcome::Python) text += " (from Python)";
-  if (outcome == Outcome::Fallthrough) text += "; a fallthrough: a call skips this key";
-  if (outcome == Outcome::Raises) text += "; this kernel raises when called";
+  if (outcome == Outcome::Python) text += " (from Python: whether it returns is unknown)";
+  else if (outcome != Outcome::Direct) text += "; " + outcome_does(cat, row, outcome);
   return text;
 }
 
@@ -132,7 +131,8 @@ std::string coverage_html(const CoverageReport& report) {
   for (Key k : report.keys) keys.push_back(cat.name(k));
   std::string subtitle = sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version() + ")";
   if (report.cpu_only)
-    subtitle += report.build_note.empty() ? "; a CPU-only build" : "; " + report.build_note;
+    subtitle += "; a CPU-only build" +
+                (report.not_compiled.empty() ? std::string() : " (no kernels for " + join(report.not_compiled) + ")");
   MatrixPage page(MatrixPage::Kind::Coverage, "Dispatch key coverage", subtitle, keys);
   for (std::size_t i = 0; i < report.operators.size(); ++i) {
     const Operator& op = *report.operators[i];

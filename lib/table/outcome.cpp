@@ -57,6 +57,12 @@ constexpr FallbackWords k_fallback_words[] = {
     {"FuncTorchGradWrapper", "unwraps functorch's grad wrappers"},
 };
 
+// PyTorch's own Meta fallback (aten/src/ATen/core/MetaFallbackKernel.cpp), as
+// its registration names it in every release that has one.
+bool is_release_meta_fallback(const Fallback& fallback) {
+  return std::string_view(fallback.debug).find("MetaFallbackKernel") != std::string_view::npos;
+}
+
 }  // namespace
 
 std::string_view outcome_id(Outcome o) { return info(o).id; }
@@ -103,7 +109,11 @@ Outcome classify_row(const Catalogue& cat, const Row& row) {
   // Undefined has no bit to mask, so a fallthrough there is called and asserts (§9.1).
   if (row.key == k_undefined && row.kernel && row.kernel->fallthrough) return Outcome::Raises;
   if (row.fallthrough()) return Outcome::Fallthrough;
-  if (fallback && row.key == cat.well_known().meta && !spec.meta_fallback_error.empty()) return Outcome::Raises;
+  // The profile says whether the release's own Meta fallback raises; a Meta
+  // fallback someone else registers in its place (a manifest, a fix) is theirs.
+  if (fallback && row.key == cat.well_known().meta && !spec.meta_fallback_error.empty() &&
+      is_release_meta_fallback(*row.fallback))
+    return Outcome::Raises;
   if (row_language(row) == KernelLanguage::Python) return Outcome::Python;
   if (is_autograd_row(cat, row.key)) {
     if (fallback && !spec.autograd_fallback_backward_warning.empty()) return Outcome::AutogradNotImplemented;
@@ -143,7 +153,11 @@ std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {
       return "the " + key + " backend fallback runs (one kernel for every operator)";
     }
     case Outcome::Composite:
-      return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) + ": runs what the kernel calls";
+      if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
+        return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
+               ": decomposes; what it calls is not modelled";
+      return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
+             ": a C++ kernel; the operators it calls are not followed";
     case Outcome::Direct: return "a C++ kernel registered at " + key + " computes the result";
   }
   return "";

@@ -140,6 +140,14 @@ Behaviour fresh_call(TlsGuard guard, std::string does, std::string assumed) {
 
 // A return only the kernel's own code can confirm (hand-written or Python):
 // the trace says "returns, if the kernel does" and marks itself assumed.
+// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such as __iadd__).
+bool is_inplace_operator(std::string_view name) {
+  const size_t colon = name.find("::");
+  std::string_view base = colon == std::string_view::npos ? name : name.substr(colon + 2);
+  base = base.substr(0, base.find('.'));
+  return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
+}
+
 Behaviour returns_if_kernel_does(std::string does, std::string assumed) {
   Behaviour b = returns(std::move(does) + "; returns, if the kernel does (its code decides)", std::move(assumed));
   b.kernel_decides = true;
@@ -223,7 +231,7 @@ Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, K
 // Default for the autograd rows: VariableType-like kernels hold
 // AutoDispatchBelowADInplaceOrView; the backend fallback is release data.
 Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const Row& row,
-                             const KindRow& kind, bool grad_mode) {
+                             const KindRow& kind, int grad_mode) {
   const Catalogue& cat = registry.catalogue();
   const KeySet mask = cat.full_after(cat.well_known().autograd_other);
   if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel)) {
@@ -235,8 +243,17 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
     b.consequence = "autograd not implemented: if an input requires grad, backward through " + op.name + " raises";
     return b;
   }
+  // VariableTypeUtils.h check_inplace: the generated kernel of an in-place
+  // operator refuses a leaf that requires grad while grad mode is on.
+  if (row.rule != Rule::BackendFallback && grad_mode == 2 && row.kernel && is_inplace_operator(op.name) &&
+      std::string_view(row.kernel->debug).find("/autograd/generated/VariableType") != std::string_view::npos) {
+    Behaviour b = raise("RuntimeError", std::string(k_inplace_leaf_error),
+                        "the generated autograd kernel's check_inplace refuses a leaf that requires grad");
+    b.assumed = "generated in-place autograd kernels (VariableTypeUtils.h check_inplace)";
+    return b;
+  }
   if (row.rule != Rule::BackendFallback)
-    return autograd_kernel_behaviour(cat, kind, row.key, grad_mode, "default for " + std::string(kind.kind_words));
+    return autograd_kernel_behaviour(cat, kind, row.key, grad_mode != 0, "default for " + std::string(kind.kind_words));
   const std::string warning = autograd_fallback_warning(cat, op.name);
   if (warning.empty())
     return redispatch(mask, {}, "the autograd fallback redispatches with ks & after_autograd_keyset",
@@ -286,7 +303,7 @@ Behaviour fallthrough_called(const Catalogue& cat) {
 
 // What the kernel or fallback of a non-backend functionality does by default.
 Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row& row, const KindRow& kind,
-                         bool grad_mode) {
+                         int grad_mode) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   const std::string& name = cat.name(cat.functionality_of(k));
@@ -340,7 +357,9 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
   return {};
 }
 
-Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, bool grad_mode) {
+// `grad_mode` here: 0 no_grad, 1 grad mode, 2 grad mode and the call's self is
+// a leaf that requires grad (what the generated in-place kernels check).
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, int grad_mode) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   if (auto raising = raising_behaviour(cat, op, row)) return *raising;
@@ -368,8 +387,8 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
 }  // namespace
 
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode) {
-  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode)
+                       const Row& row, bool grad_mode, bool self_leaf_requires_grad) {
+  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode && self_leaf_requires_grad ? 2 : grad_mode)
                             : raise("NotImplementedError", missing_row_message(registry, op, live, row.key),
                                     "no kernel: PyTorch reports the missing row");
   if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";

@@ -26,6 +26,7 @@ struct TensorArg {
   // The preset's key set or a modifier's key was inferred, not observed on the
   // release (the profile says so: a CPU-only build cannot make a CUDA tensor).
   bool inferred = false;
+  bool requires_grad = false;  // a leaf that requires grad (the requires_grad modifier)
 };
 
 struct CallSetup {

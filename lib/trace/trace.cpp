@@ -72,7 +72,7 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       hop.received = ks;
       hop.tls_included = included;
       hop.tls_excluded = excluded;
-      Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode);
+      Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode, !args.empty() && args[0].requires_grad);
       hop.action = b.action;
       hop.declared = b.declared;
       hop.kernel_decides = b.kernel_decides;
