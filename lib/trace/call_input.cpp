@@ -41,7 +41,8 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   bool requires_grad = false;
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string m = lowercase(parts[i]);
-    if (m == "requires_grad") {  // changes no key set
+    if (m == "requires_grad") continue;  // changes no key set
+    if (m == "leaf") {  // a leaf that requires grad (torch.ones(2, requires_grad=True)): no key set change
       requires_grad = true;
       continue;
     }
@@ -54,7 +55,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
     if (mit == mods.end())
       throw InputError(where + ": unknown modifier '" + parts[i] + "'" +
                        did_you_mean(m, views(tensor_modifier_names(cat))) +
-                       "; modifiers: conj, neg, zerotensor, inference, requires_grad");
+                       "; modifiers: conj, neg, zerotensor, inference, requires_grad, leaf");
     keys = keys | cat.bit(require_key(cat, mit->second, "release table"));
     inferred = inferred || cat.spec().modifier_inferred(mit->first);
   }
@@ -87,6 +88,7 @@ std::vector<std::string> tensor_modifier_names(const Catalogue& cat) {
   for (const auto& p : cat.spec().tensor_modifier_keys) out.emplace_back(p.first);
   out.emplace_back("inference");
   out.emplace_back("requires_grad");
+  out.emplace_back("leaf");
   return out;
 }
 

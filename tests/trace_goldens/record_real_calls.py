@@ -12,8 +12,7 @@ import torch
 
 
 def tensor(spec):
-    kind, _, mods = spec.partition(":")
-    mods = mods.split(",") if mods else []
+    kind, *mods = spec.split(":")
     if kind == "cpu":
         t = torch.ones(2, 2)
     elif kind == "meta":
@@ -28,7 +27,9 @@ def tensor(spec):
         raise ValueError(kind)
     for m in mods:
         if m == "requires_grad":
-            t.requires_grad_(True)
+            t = t.clone().requires_grad_(True) * 1  # not a leaf
+        elif m == "leaf":
+            t = t.detach().requires_grad_(True)
         elif m == "conj":
             t = torch.ones(2, 2, dtype=torch.cfloat).conj()
         elif m == "neg":
@@ -42,6 +43,7 @@ CALLS = [
     ("aten::add.Tensor", ["quantized_cpu", "quantized_cpu"], lambda a, b: torch.ops.aten.add.Tensor(a, b)),
     ("aten::add.Tensor", ["meta", "meta"], lambda a, b: torch.ops.aten.add.Tensor(a, b)),
     ("aten::add.Tensor", ["cpu:requires_grad", "cpu"], lambda a, b: torch.ops.aten.add.Tensor(a, b)),
+    ("aten::add_.Tensor", ["cpu:leaf", "cpu"], lambda a, b: torch.ops.aten.add_.Tensor(a, b)),
     ("aten::add_.Tensor", ["cpu:requires_grad", "cpu"], lambda a, b: torch.ops.aten.add_.Tensor(a, b)),
     ("aten::mul.Tensor", ["quantized_cpu", "quantized_cpu"], lambda a, b: torch.ops.aten.mul.Tensor(a, b)),
     ("aten::mm", ["quantized_cpu", "quantized_cpu"], lambda a, b: torch.ops.aten.mm(a, b)),
