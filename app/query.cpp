@@ -15,7 +15,7 @@ struct QueryCommand {
   RegistryOptions registry;
   std::string key;
   bool registered = false, computed = false, works = false, fails = false, unknown = false;
-  std::vector<std::string> tags, registered_at, without, ops;
+  std::vector<std::string> tags, outcomes, registered_at, without, ops;
   bool count = false, json = false;
 
   int run() const {
@@ -29,6 +29,7 @@ struct QueryCommand {
     q.fails = fails;
     q.unknown = unknown;
     for (const auto& t : tags) q.tags.push_back(require_tag(t));
+    for (const auto& o : outcomes) q.outcomes.push_back(require_outcome(o));
     for (const auto& k : registered_at)
       q.registered_at.push_back(require_key(cat, k, "--registered-at", &builtin_releases()));
     for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without", &builtin_releases()));
@@ -42,7 +43,11 @@ struct QueryCommand {
       python.unknown = true;
       left_out = run_query(*reg, python).size();
     }
-    if (json) write_stdout(query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt));
+    std::optional<QueryOutcomes> counts;
+    const bool row_mode = computed || works || fails || unknown || !tags.empty() || !outcomes.empty();
+    if (json && row_mode) counts = QueryOutcomes{*q.key, query_outcome_counts(*reg, q)};
+    if (json)
+      write_stdout(query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt, counts));
     else if (count) write_stdout(std::to_string(found.size()) + "\n");
     else write_stdout(query_names_text(found));
     if (left_out && !json)
@@ -64,26 +69,33 @@ void setup_query(CLI::App& app, int& exit_code) {
       "  --computed    K's row holds a kernel (_dispatch_has_computed_kernel_for_dispatch_key)\n"
       "  --tag TAG     K's row has this tag: kernel, 'default backend kernel', 'math kernel',\n"
       "                'backend fallback', missing, … (repeat: any of them)\n"
-      "  --works       K's row holds a C++ kernel that runs: not missing, not the ambiguous\n"
-      "                AutogradOther kernel, not PyTorch 2.x's raising Meta fallback\n"
-      "  --fails       K's row is missing or its kernel is known to raise\n"
+      "  --outcome O   what K's row runs is O (repeat: any of them): direct, composite, fallback,\n"
+      "                fallthrough, python, autograd_not_implemented, raises, ambiguous, missing\n"
+      "  --works       K's row works: outcome direct, composite, fallback or fallthrough\n"
+      "                (README, What working means)\n"
+      "  --fails       K's row is missing or its kernel raises (raises, ambiguous, missing)\n"
       "  --unknown     K's row is a python kernel (torch/_meta_registrations.py, torch.library):\n"
       "                whether it works is unknown, so --works leaves it out (Python meta kernels\n"
       "                raise for data-dependent ops such as aten::nonzero) and says how many on stderr\n"
-      "Output: sorted names, one per line (--count: the number; --json). Exit status: 0 when some\n"
+      "Output: sorted names, one per line (--count: the number; --json, with \"outcomes\": K's rows of\n"
+      "every --op operator by outcome, as report and explain --key count them). Exit status: 0 when some\n"
       "operator matches, 1 when none, 2 on bad input.\n"
       "\nExamples:\n"
       "  dispatchctl query --key Meta --fails --op 'aten::*'            # aten ops with no working Meta kernel\n"
       "  dispatchctl query --registered-at CompositeImplicitAutograd --registered-at CPU\n"
       "  dispatchctl query --key Meta --works --without Meta            # a Python meta kernel would be redundant\n"
       "  dispatchctl query --key Meta --unknown --op 'aten::*'          # rows that are python kernels\n"
+      "  dispatchctl query --key AutogradCPU --outcome autograd_not_implemented --count\n"
       "  dispatchctl query --key AutogradOther --tag 'ambiguous autogradother'\n"
       "  dispatchctl query --key Meta --registered --count -m " + oldest_builtin() + "");
-  sub->add_option("-k,--key", command->key, "The key --registered/--computed/--tag/--works/--fails/--unknown read");
+  sub->add_option("-k,--key", command->key,
+                  "The key --registered/--computed/--tag/--outcome/--works/--fails/--unknown read");
   sub->add_flag("--registered", command->registered, "A kernel registered at exactly --key");
   sub->add_flag("--computed", command->computed, "--key's computed row holds a kernel");
   sub->add_option("--tag", command->tags, "--key's row has this tag (repeatable: any)")->type_name("TAG");
-  sub->add_flag("--works", command->works, "--key's row holds a C++ kernel that does not raise");
+  sub->add_option("--outcome", command->outcomes, "--key's row has this outcome (repeatable: any)")
+      ->type_name("NAME");
+  sub->add_flag("--works", command->works, "--key's row works (direct, composite, fallback, fallthrough)");
   sub->add_flag("--fails", command->fails, "--key's row is missing or its kernel raises");
   sub->add_flag("--unknown", command->unknown, "--key's row is a python kernel: works or not is unknown");
   sub->add_option("--registered-at", command->registered_at, "A kernel registered at exactly K (repeatable: all)")

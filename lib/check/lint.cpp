@@ -107,22 +107,29 @@ void lint_overrides(const Registry& registry, const LintScope& scope, std::vecto
   bool first = true;
   for (const auto& o : found) {
     const Operator& op = *o.op;
+    // Only the warning PyTorch prints is quoted: none for an override a
+    // warn-once release stays silent about, and no guessed "previous kernel".
+    const bool printed = !spec.override_warning_once || first;
     std::string text;
-    if (spec.override_warning_once && first)
-      text += "Warning only once for all operators,  other operators may also be overridden.\n  ";
-    text += "Overriding a previously registered kernel for the same operator and the same dispatch key\n";
-    text += "  operator: " + (op.schema ? op.schema->text : op.name) + "\n";
-    text += "    " + (op.schema ? op.schema->debug : Text("no debug info")) + "\n";
-    text += "  dispatch key: " + cat.name(o.kernel->key) + "\n";
-    text += "  previous kernel: " + o.previous + "\n";
-    text += "       new kernel: " + o.kernel->debug;
+    if (printed) {
+      if (spec.override_warning_once)
+        text += "Warning only once for all operators,  other operators may also be overridden.\n  ";
+      text += "Overriding a previously registered kernel for the same operator and the same dispatch key\n";
+      text += "  operator: " + (op.schema ? op.schema->text : op.name) + "\n";
+      text += "    " + (op.schema ? op.schema->debug : Text("no debug info")) + "\n";
+      text += "  dispatch key: " + cat.name(o.kernel->key) + "\n";
+      text += o.previous_from_dump ? "  previous kernel: (not known: a dump does not record which kernel PyTorch "
+                                     "names here)\n"
+                                   : "  previous kernel: " + o.previous + "\n";
+      text += "       new kernel: " + o.kernel->debug;
+    }
     std::string message = "the " + cat.name(o.kernel->key) + " kernel of " + op.name +
                           " overrides the one registered at " + o.overridden->origin.to_string() +
                           " (now inactive)";
-    if (o.previous_from_dump)
-      message += "; 'previous kernel' below is the first C++ kernel in dump order: a dump does "
-                 "not record registration order, PyTorch may name another";
-    if (spec.override_warning_once && !first)
+    if (o.previous_from_dump && printed)
+      message += "; which kernel PyTorch's warning names as 'previous kernel' is not known: a dump does "
+                 "not record registration order";
+    if (!printed)
       message += "; PyTorch " + std::string(spec.version) +
                  " warns only once per process, so it stays silent about this one";
     Finding f = make("kernel-override", op, o.kernel->origin, std::move(message));

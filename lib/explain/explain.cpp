@@ -6,6 +6,8 @@
 
 #include "explain/fixes.h"
 #include "query/predicates.h"
+#include "table/torch_messages.h"
+#include "table/outcome.h"
 #include "table/torch_text.h"
 #include "util/join.h"
 
@@ -180,21 +182,22 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
     notes.push_back("calling it raises an INTERNAL ASSERT ending with the operator's dumpState; a "
                     "kernel registered directly at AutogradOther resolves the ambiguity (an Autograd "
                     "kernel does not: the ambiguity is decided first)");
-  if (row.rule == Rule::BackendFallback && row_known_to_raise(cat, row))
-    notes.push_back("this is PyTorch 2.x's Meta backend fallback: a call raises NotImplementedError (\"" +
-                    op.name + ": attempted to run this operator with Meta tensors, but there was no fake "
-                    "impl or Meta kernel registered\"), although has_computed_kernel says yes");
-  const Key f = k == k_undefined ? k_undefined : cat.functionality_of(k);
-  if (row.rule == Rule::BackendFallback && !row.fallthrough() &&
-      !cat.spec().autograd_fallback_backward_warning.empty() &&
-      (f == wk.autograd_functionality || f == wk.autograd_other || f == wk.autograd_nested_tensor))
+  const Outcome outcome = classify_row(cat, row);
+  if (row.rule == Rule::BackendFallback && outcome == Outcome::Raises)
+    notes.push_back("this is PyTorch " + std::string(cat.version()) +
+                    "'s raising Meta backend fallback: a call raises NotImplementedError (\"" +
+                    meta_fallback_error(cat, op.name) + "\"), although has_computed_kernel says yes");
+  if (outcome == Outcome::AutogradNotImplemented && row.rule == Rule::BackendFallback)
     notes.push_back("this is PyTorch " + std::string(cat.version()) +
                     "'s autograd-not-implemented fallback, not an autograd kernel: the forward runs, but "
-                    "if an input requires grad, backward warns (\"" + op.name +
-                    ": an autograd kernel was not registered to the Autograd key(s) …\") and the "
-                    "gradients are missing; fix: register a kernel at Autograd (or " + cat.name(k) +
+                    "if an input requires grad, backward warns (\"" + autograd_fallback_warning(cat, op.name) +
+                    "\") and the gradients are missing; fix: register a kernel at Autograd (or " + cat.name(k) +
                     ", or CompositeImplicitAutograd) for " + op.name);
-  if (row_language(row) == KernelLanguage::Python)
+  else if (outcome == Outcome::AutogradNotImplemented)
+    notes.push_back("this autograd kernel is torchgen's autogradNotImplementedFallback() (registered boxed "
+                    "only, no signature: the operator has no derivative formula): the forward runs; if an "
+                    "input requires grad, backward through it raises");
+  if (outcome == Outcome::Python)
     notes.push_back("python kernel: registered from Python (" +
                     (python_file_unrecorded(row.debug()) ? std::string("file not recorded") : std::string(row.debug())) +
                     "), not C++. It may raise for inputs it does not handle (Python meta kernels raise "
@@ -263,47 +266,6 @@ std::string rule_label(Rule rule) {
   return "";
 }
 
-std::vector<Key> available_keys(const std::vector<Row>& table) {
-  std::vector<Key> out;
-  for (const Row& row : table)
-    if (row.key != k_undefined && row.valid()) out.push_back(row.key);
-  return out;
-}
-
-std::string missing_row_error(const Registry& registry, const Operator& op, Key k,
-                              const std::vector<Row>& table, const std::vector<Key>& available) {
-  const Catalogue& cat = registry.catalogue();
-  // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string.
-  std::string list = "[";
-  list += key_list(cat, available);
-  list += "]";
-  std::string out;
-  if (k == k_undefined) {
-    out += "There were no tensor arguments to this function (e.g., you passed an empty list of "
-           "Tensors), but no fallback function is registered for schema ";
-    out += op.name;
-    out += ".  This usually means that this function requires a non-empty list of Tensors, or that "
-           "you (the operator writer) forgot to register a fallback function.  Available functions "
-           "are ";
-  } else {
-    out += "Could not run '";
-    out += op.name;
-    out += "' with arguments from the '";
-    out += cat.name(k);
-    out += "' backend. This could be because the operator doesn't exist for this backend, or was "
-           "omitted during the selective/custom build process (if using custom build). If you are a "
-           "Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for "
-           "possible resolutions. '";
-    out += op.name;
-    out += "' is only available for these backends: ";
-  }
-  out += list;
-  out += ".";
-  out += "\n\n";
-  append_torch_table(out, cat, table);
-  return out;
-}
-
 RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, bool with_fixes) {
   const Catalogue& cat = registry.catalogue();
   Explanation why;
@@ -320,7 +282,7 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
   std::vector<Key> available = available_keys(table);
   add_live(registry, op, e, available);
   if (!e.row.valid()) {
-    e.error = missing_row_error(registry, op, k, table, available);
+    e.error = missing_row_error(cat, op, k, table, available);
     e.available = available;
   }
   if (with_fixes && (!e.row.valid() || e.raises)) e.fixes = find_fixes(registry, op, k, table);

@@ -82,11 +82,4 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
 // runtime key it covers, without fixes.
 OperatorKeyExplanation explain_operator_key(const Registry& registry, const Operator& op, Key k);
 
-// NotImplementedError text a call raises when it reaches missing row `k` (§4.3):
-// the message listing `available`, a blank line, then the computed table.
-std::string missing_row_error(const Registry& registry, const Operator& op, Key k,
-                              const std::vector<Row>& table, const std::vector<Key>& available);
-// Keys whose row holds a valid kernel, table order, Undefined excluded (listAllDispatchKeys).
-std::vector<Key> available_keys(const std::vector<Row>& table);
-
 }  // namespace dispatchctl

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "query/predicates.h"
+#include "table/outcome.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/suggest.h"
@@ -85,6 +85,7 @@ void fill_runtime(const Registry& registry, Key k, const std::vector<const Opera
   r.groups = runtime_groups(cat, k);
   for (const Operator* op : ops) {
     const Row row = compute_row(registry, *op, k);
+    ++r.outcomes[static_cast<int>(classify_row(cat, row))];
     const std::string id = group_of(cat, row);
     for (auto& g : r.groups)
       if (g.id == id) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "table/table.h"
+#include "table/outcome.h"
 
 namespace dispatchctl {
 
@@ -34,6 +34,8 @@ struct KeyReport {
   bool python_parseable = false;
   // Alias keys:
   std::vector<Key> covers;
+  // Runtime keys: every operator's row by outcome (table/outcome.h), as report counts them.
+  OutcomeCounts outcomes{};
   // Both: non-empty groups in a fixed order.
   std::vector<OutcomeGroup> groups;
 };

@@ -13,6 +13,7 @@ std::vector<std::string> tensor_modifier_names(const Catalogue& cat) {
   for (const auto& p : cat.spec().tensor_modifier_keys) out.emplace_back(p.first);
   out.emplace_back("inference");
   out.emplace_back("requires_grad");
+  out.emplace_back("leaf");
   return out;
 }
 

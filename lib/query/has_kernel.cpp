@@ -15,13 +15,14 @@ HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, 
   } else {
     r.row_key = computed_row_key(cat, k);  // alias key: PyTorch's error
     r.row = live_row(registry, op, r.row_key);
-    r.verdict = row_verdict(cat, r.row);
+    r.outcome = classify_row(cat, r.row);
+    r.verdict = outcome_verdict(r.outcome);
     if (question == HasKernelQuestion::Computed)
       r.answer = r.row.valid() ? HasKernelAnswer::Yes : HasKernelAnswer::No;
     else
-      r.answer = r.verdict == RowVerdict::Works   ? HasKernelAnswer::Yes
-                 : r.verdict == RowVerdict::Fails ? HasKernelAnswer::No
-                                                  : HasKernelAnswer::Unknown;
+      r.answer = r.verdict == RowVerdict::Works     ? HasKernelAnswer::Yes
+                 : r.verdict == RowVerdict::Unknown ? HasKernelAnswer::Unknown
+                                                    : HasKernelAnswer::No;
   }
   r.build_note = not_compiled_note(cat, build, k);
   return r;

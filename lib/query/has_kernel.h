@@ -26,6 +26,7 @@ struct HasKernelResult {
   // its CPU instance) in the live table, and what a call through it does.
   Key row_key = k_undefined;
   Row row;
+  Outcome outcome = Outcome::Missing;
   RowVerdict verdict = RowVerdict::Unknown;
   // A key of a backend this build has no kernels for: the answer is this build's.
   std::string build_note;
@@ -37,6 +38,8 @@ struct HasKernelResult {
 // `build` is build_backends(registry), with how it was loaded (BuildBackends).
 HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question,
                                   const BuildBackends& build);
+// --works: yes when the row's outcome works (table/outcome.h), unknown for a
+// Python kernel, no otherwise (autograd not implemented included).
 // 0 for yes, 1 for no and unknown (a script never reads unknown as yes).
 inline int exit_status(HasKernelAnswer answer) { return answer == HasKernelAnswer::Yes ? 0 : 1; }
 

@@ -39,30 +39,6 @@ bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operat
   return live_row(registry, op, computed_row_key(registry.catalogue(), k)).valid();
 }
 
-bool row_known_to_raise(const Catalogue& cat, const Row& row) {
-  if (row.rule == Rule::AmbiguousAutogradOther) return true;
-  // 2.x registers a Meta fallback that raises NotImplementedError (§6, §9.1).
-  if (row.rule == Rule::BackendFallback && row.key == cat.well_known().meta &&
-      row.debug().find("MetaFallbackKernel") != std::string_view::npos)
-    return true;
-  // Undefined has no bit to mask, so a fallthrough there is called and asserts (§9.1).
-  return row.key == k_undefined && row.kernel && row.kernel->fallthrough;
-}
-
-RowVerdict row_verdict(const Catalogue& cat, const Row& row) {
-  if (!row_works(cat, row)) return RowVerdict::Fails;
-  return row_language(row) == KernelLanguage::Python ? RowVerdict::Unknown : RowVerdict::Works;
-}
-
-std::string_view verdict_word(RowVerdict verdict) {
-  switch (verdict) {
-    case RowVerdict::Works: return "works";
-    case RowVerdict::Fails: return "fails";
-    case RowVerdict::Unknown: return "unknown";
-  }
-  return "";
-}
-
 bool BuildBackends::compiled_in(std::string_view backend) const {
   return std::find(compiled.begin(), compiled.end(), backend) != compiled.end();
 }
@@ -142,14 +118,24 @@ std::string require_tag(std::string_view text) {
                    (hint.empty() ? "; use one of " + list : hint));
 }
 
+Outcome require_outcome(std::string_view text) {
+  if (const auto o = find_outcome(text)) return *o;
+  std::vector<std::string_view> ids;
+  for (Outcome o : k_all_outcomes) ids.push_back(outcome_id(o));
+  const std::string hint = did_you_mean(id_form(text), ids);
+  throw InputError("--outcome: '" + std::string(text) + "' is not an outcome" +
+                   (hint.empty() ? "; use one of " + join(ids) : hint));
+}
+
 void validate_query(const Catalogue& cat, const Query& q) {
-  const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty();
+  const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty() || !q.outcomes.empty();
   if (!q.key && (row_mode || q.registered))
-    throw InputError("--registered, --computed, --tag, --works, --fails and --unknown read the row of a key; "
+    throw InputError("--registered, --computed, --tag, --outcome, --works, --fails and --unknown read the row of a key; "
                      "add --key K");
   if (q.key && !row_mode && !q.registered)
     throw InputError("--key " + cat.name(*q.key) +
-                     " needs a question: add --registered, --computed, --tag TAG, --works, --fails or --unknown");
+                     " needs a question: add --registered, --computed, --tag TAG, --outcome NAME, --works, --fails or "
+                     "--unknown");
   if (q.key && row_mode && cat.is_alias(*q.key))
     throw InputError("--key " + cat.name(*q.key) +
                      ": Alias keys do not have runtime kernel registrations. Ask about one of the "
@@ -165,7 +151,7 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
   std::vector<const Operator*> candidates = q.op_patterns.empty()
                                                 ? registry.sorted_operators()
                                                 : select_operators(registry, q.op_patterns);
-  const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty();
+  const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty() || !q.outcomes.empty();
   const Key row_key = row_mode ? computed_row_key(cat, *q.key) : k_undefined;
   std::vector<const Operator*> out;
   for (const Operator* op : candidates) {
@@ -177,10 +163,13 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
       const Rule rule = compute_row(registry, *op, row_key).rule;
       if (std::find(q.tags.begin(), q.tags.end(), tag_id(rule)) == q.tags.end()) continue;
     }
-    if (q.computed || q.works || q.fails || q.unknown) {
+    if (q.computed || q.works || q.fails || q.unknown || !q.outcomes.empty()) {
       const Row row = live_row(registry, *op, row_key);
       if (q.computed && !row.valid()) continue;
-      const RowVerdict verdict = row_verdict(cat, row);
+      const Outcome outcome = classify_row(cat, row);
+      if (!q.outcomes.empty() && std::find(q.outcomes.begin(), q.outcomes.end(), outcome) == q.outcomes.end())
+        continue;
+      const RowVerdict verdict = outcome_verdict(outcome);
       if (q.works && verdict != RowVerdict::Works) continue;
       if (q.fails && verdict != RowVerdict::Fails) continue;
       if (q.unknown && verdict != RowVerdict::Unknown) continue;
@@ -188,6 +177,16 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
     out.push_back(op);
   }
   return out;
+}
+
+OutcomeCounts query_outcome_counts(const Registry& registry, const Query& q) {
+  const Catalogue& cat = registry.catalogue();
+  validate_query(cat, q);
+  const Key row_key = computed_row_key(cat, *q.key);
+  OutcomeCounts counts{};
+  const auto ops = q.op_patterns.empty() ? registry.sorted_operators() : select_operators(registry, q.op_patterns);
+  for (const Operator* op : ops) ++counts[static_cast<int>(classify_row(cat, live_row(registry, *op, row_key)))];
+  return counts;
 }
 
 }  // namespace dispatchctl

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "table/table.h"
+#include "table/outcome.h"
 
 namespace dispatchctl {
 
@@ -26,24 +26,6 @@ Row live_row(const Registry& registry, const Operator& op, Key k);
 // _dispatch_has_computed_kernel_for_dispatch_key: the live row holds a valid
 // kernel (fallthrough fallbacks and the ambiguous kernel included).
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k);
-
-// Rows PyTorch fills with a kernel that raises when called: the ambiguous
-// AutogradOther kernel, the 2.x Meta backend fallback (MetaFallbackKernel),
-// and a per-operator fallthrough kernel on Undefined (§9.1).
-bool row_known_to_raise(const Catalogue& cat, const Row& row);
-// A valid row whose kernel is not known to raise.
-inline bool row_works(const Catalogue& cat, const Row& row) {
-  return row.valid() && !row_known_to_raise(cat, row);
-}
-
-// Whether a call that reaches a row runs a kernel that returns. A Python
-// kernel (torch/_meta_registrations.py, torch.library) is Unknown: Python
-// meta kernels raise for data-dependent operators (aten::nonzero) and for
-// inputs they do not handle, and dispatchctl cannot read Python code.
-enum class RowVerdict { Works, Fails, Unknown };
-RowVerdict row_verdict(const Catalogue& cat, const Row& row);
-// "works", "fails", "unknown".
-std::string_view verdict_word(RowVerdict verdict);
 
 // Which backends the registry's PyTorch build was compiled with: a backend
 // (CPU, CUDA, …, PrivateUse1, Meta) is compiled in when some C++ kernel or
@@ -74,6 +56,10 @@ std::string not_compiled_note(const Catalogue& cat, const BuildBackends& build, 
 // InputError with a did-you-mean otherwise.
 std::string require_tag(std::string_view text);
 
+// "python", "C++ kernel", "autograd not implemented" … -> the outcome.
+// InputError with a did-you-mean otherwise.
+Outcome require_outcome(std::string_view text);
+
 // The predicates of `dispatchctl query`; every one that is set must hold.
 struct Query {
   std::optional<Key> key;  // the key --registered/--computed/--tag/--works/--fails read
@@ -82,6 +68,7 @@ struct Query {
   bool works = false;       // row_verdict of the row a call uses is Works
   bool fails = false;       // … is Fails (missing or known to raise)
   bool unknown = false;     // … is Unknown (a Python kernel)
+  std::vector<Outcome> outcomes;  // the outcome of the row a call uses is one of them
   std::vector<std::string> tags;  // tag ids; the computed row's tag is one of them
   std::vector<Key> registered_at;  // a registration at exactly each
   std::vector<Key> without;        // no registration at any
@@ -93,5 +80,9 @@ struct Query {
 void validate_query(const Catalogue& cat, const Query& query);
 // Matching operators, sorted by name.
 std::vector<const Operator*> run_query(const Registry& registry, const Query& query);
+// The query's --key rows (the row a call uses, as the predicates read it) of
+// every operator --op selects, before any row predicate, by outcome: what
+// report and explain --key count for the same key. Needs a row predicate.
+OutcomeCounts query_outcome_counts(const Registry& registry, const Query& query);
 
 }  // namespace dispatchctl

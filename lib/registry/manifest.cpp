@@ -52,7 +52,7 @@ const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debu
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
                                                        "boxed", "unboxed", "then"};
 // "then" values in KernelThen order (Default has none).
-constexpr std::string_view k_then_names[] = {"", "return", "redispatch", "call", "decompose", "raise"};
+constexpr std::string_view k_then_names[] = {"", "return", "redispatch", "call", "decompose", "raise", "autograd"};
 const std::vector<std::string_view> k_fallback_fields = {"key", "kernel", "fallthrough"};
 
 std::string operator_pointer(size_t index) { return "/operators/" + std::to_string(index); }
@@ -88,7 +88,7 @@ ManifestKernel read_kernel(const ObjectReader& r, StringPool& strings, Problem::
     if (found == std::end(k_then_names))
       r.fail(r.at("then"), "'" + *then + "' is not what a kernel does next" +
                                did_you_mean(*then, {std::begin(k_then_names) + 1, std::end(k_then_names)}) +
-                               "; expected return, redispatch, call, decompose or raise");
+                               "; expected return, redispatch, call, decompose, raise or autograd");
     kernel.then = static_cast<KernelThen>(found - std::begin(k_then_names));
   }
   return kernel;

@@ -28,7 +28,9 @@ namespace dispatchctl {
 
 // What a kernel does when a call reaches it, as a manifest may declare it
 // for `trace` ("then"); Default = trace's default for the kernel's kind.
-enum class KernelThen : std::uint8_t { Default, Return, Redispatch, Call, Decompose, Raise };
+// What a kernel does when a call reaches it (`trace`; docs/manifest-format.md).
+// Autograd: what torchgen's generated autograd (VariableType) kernels do.
+enum class KernelThen : std::uint8_t { Default, Return, Redispatch, Call, Decompose, Raise, Autograd };
 
 // Fields ordered by size: a large manifest holds a million of these.
 struct Kernel {

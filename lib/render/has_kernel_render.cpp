@@ -45,18 +45,28 @@ std::string row_text(const Catalogue& cat, const HasKernelResult& r) {
   if (r.question == HasKernelQuestion::Computed) {
     text = row_words + (row.valid() ? " holds a kernel [" + std::string(tag_text(row.rule)) + "]" : " is missing");
   } else {
-    text = row_words + (r.verdict == RowVerdict::Works   ? " runs a C++ kernel that returns"
-                        : !row.valid()                   ? " is missing: a call raises"
-                        : r.verdict == RowVerdict::Fails ? " holds a kernel that raises when called"
-                                                         : " is a python kernel (" + short_debug(row.debug()) +
-                                                               "): whether it works is unknown; Python meta "
-                                                               "kernels raise for data-dependent operators");
+    switch (r.verdict) {
+      case RowVerdict::Works: text = row_words + " works: " + outcome_does(cat, row, r.outcome); break;
+      case RowVerdict::Fails:
+        text = row_words + (row.valid() ? " holds a kernel that raises when called: " : " is missing: ") +
+               outcome_does(cat, row, r.outcome);
+        break;
+      case RowVerdict::ForwardOnly:
+        text = row_words + " does not work with autograd: " + outcome_does(cat, row, r.outcome);
+        break;
+      case RowVerdict::Unknown:
+        text = row_words + " is a python kernel (" + short_debug(row.debug()) +
+               "): whether it works is unknown; Python meta kernels raise for data-dependent operators";
+        break;
+    }
   }
   if (r.row_key != r.key)
     text += " (" + cat.name(r.key) + " answers for its " + cat.name(r.row_key) + " instance, as in PyTorch)";
   const bool computed = r.question == HasKernelQuestion::Computed;
   if (computed && r.verdict == RowVerdict::Fails && row.valid()) text += "; note: that kernel raises when called";
   else if (computed && r.verdict == RowVerdict::Unknown) text += "; note: a python kernel, it may raise (--works)";
+  else if (computed && r.verdict == RowVerdict::ForwardOnly)
+    text += "; note: autograd not implemented, backward through it fails (--works)";
   else if (row.valid() && row.fallthrough()) text += "; note: a fallthrough, a call skips the key";
   return text;
 }
@@ -85,6 +95,7 @@ nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernel
       doc["kernel"] = r.row.debug();
       doc["language"] = language_id(row_language(r.row));
     }
+    doc["outcome"] = outcome_id(r.outcome);
     doc["verdict"] = verdict_word(r.verdict);
   }
   if (!r.build_note.empty()) doc["build_note"] = r.build_note;

@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "query/predicates.h"
+#include "table/outcome.h"
+#include "render/outcome_render.h"
 #include "keys/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
@@ -29,8 +30,8 @@ std::string fallback_text(const Catalogue& cat, const KeyReport& r) {
   probe.key = r.key;
   probe.rule = Rule::BackendFallback;
   probe.fallback = r.fallback;
-  if (row_known_to_raise(cat, probe)) out += " (raises when called: no Meta kernel)";
-  else if (r.fallback->fallthrough) out += " (a call skips " + cat.name(r.key) + ")";
+  const Outcome outcome = classify_row(cat, probe);
+  if (outcome != Outcome::Fallback) out += " (" + outcome_does(cat, probe, outcome) + ")";
   return out;
 }
 
@@ -89,6 +90,13 @@ void append_key_report_text(std::string& out, const Registry& registry, const Ke
     out.append(17, ' ');
     out += wrap_words(examples, 17, 19, static_cast<size_t>(o.width)) + "\n";
   }
+  if (!r.alias) {
+    out += "\nBy what a call runs (working = C++ kernel, composite, fallback, fallthrough):\n";
+    for (Outcome oc : k_all_outcomes) {
+      const std::size_t n = r.outcomes[static_cast<int>(oc)];
+      if (n) out += fmt::format("  {:>6} {:>6}  {}\n", n, percent(n, r.operator_count), outcome_label(oc));
+    }
+  }
   for (const auto& id : o.list) {
     for (const auto& g : r.groups) {
       if (g.id != id) continue;
@@ -137,6 +145,7 @@ nlohmann::ordered_json key_report_json(const Registry& registry, const KeyReport
                       {"operators", std::move(names)}});
   }
   doc["groups"] = std::move(groups);
+  if (!r.alias) doc["outcomes"] = outcome_counts_json(r.outcomes);
   return doc;
 }
 

@@ -1,7 +1,8 @@
 #include "render/report_html.h"
 
-#include <cstdio>
 
+#include "render/json_document.h"
+#include "render/outcome_render.h"
 #include "table/torch_text.h"
 #include "util/join.h"
 
@@ -23,9 +24,8 @@ std::string provenance(const Catalogue& cat, const Row& row, Outcome outcome) {
     default:
       text = std::string(tag_text(row.rule)) + " via the registration at " + cat.name(row.provider);
   }
-  if (outcome == Outcome::Python) text += " (from Python)";
-  if (outcome == Outcome::Fallthrough) text += "; a fallthrough: a call skips this key";
-  if (outcome == Outcome::Raises) text += "; this kernel raises when called";
+  if (outcome == Outcome::Python) text += " (from Python: whether it returns is unknown)";
+  else if (outcome != Outcome::Direct) text += "; " + outcome_does(cat, row, outcome);
   return text;
 }
 
@@ -118,12 +118,6 @@ std::string MatrixPage::html() const {
 
 namespace {
 
-std::string percent(std::size_t part, std::size_t whole) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.1f", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
-  return buf;
-}
-
 std::string sources_label(const Registry& reg) {
   const std::string out = join(reg.sources, " + ");
   return out.empty() ? "builtin:" + reg.torch_version() : out;
@@ -135,9 +129,11 @@ std::string coverage_html(const CoverageReport& report) {
   const Catalogue& cat = report.registry->catalogue();
   std::vector<std::string> keys;
   for (Key k : report.keys) keys.push_back(cat.name(k));
-  MatrixPage page(MatrixPage::Kind::Coverage, "Dispatch key coverage",
-                  sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version() + ")",
-                  keys);
+  std::string subtitle = sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version() + ")";
+  if (report.cpu_only)
+    subtitle += "; a CPU-only build" +
+                (report.not_compiled.empty() ? std::string() : " (no kernels for " + join(report.not_compiled) + ")");
+  MatrixPage page(MatrixPage::Kind::Coverage, "Dispatch key coverage", subtitle, keys);
   for (std::size_t i = 0; i < report.operators.size(); ++i) {
     const Operator& op = *report.operators[i];
     std::vector<int> cells;
@@ -149,43 +145,41 @@ std::string coverage_html(const CoverageReport& report) {
 }
 
 std::string coverage_json_text(const CoverageReport& report) {
+  using J = nlohmann::ordered_json;
   const Catalogue& cat = report.registry->catalogue();
-  nlohmann::ordered_json doc;
+  J doc = json_document();
   doc["torch_version"] = report.registry->torch_version();
   doc["sources"] = report.registry->sources;
-  doc["keys"] = nlohmann::ordered_json::array();
+  doc["cpu_only_build"] = report.cpu_only;
+  doc["not_compiled"] = report.not_compiled;
+  if (!report.build_note.empty()) doc["build_note"] = report.build_note;
+  doc["keys"] = J::array();
   for (std::size_t j = 0; j < report.keys.size(); ++j) {
     const KeyTotals& t = report.totals[j];
-    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-    for (Outcome o : k_all_outcomes) counts[std::string(outcome_id(o))] = t.by_outcome[static_cast<int>(o)];
     doc["keys"].push_back({{"key", cat.name(report.keys[j])},
                            {"operators", report.operators.size()},
                            {"working", t.working},
-                           {"percent", std::stod(percent(t.working, report.operators.size()))},
-                           {"outcomes", std::move(counts)}});
+                           {"percent", working_percent(t.by_outcome, report.operators.size())},
+                           {"outcomes", outcome_counts_json(t.by_outcome)}});
   }
-  // One operator per line: readable diffs of reports, and fast on full registries.
-  std::string out = doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
-  out.resize(out.size() - 2);  // reopen the object: drop "\n}"
-  out += ",\n \"operators\": [";
+  J operators = J::array();
   for (std::size_t i = 0; i < report.operators.size(); ++i) {
-    nlohmann::ordered_json op = {{"name", report.operators[i]->name}, {"cells", nlohmann::ordered_json::array()}};
+    J cells = J::array();
     for (std::size_t j = 0; j < report.keys.size(); ++j) {
       const Row& row = report.row(i, j);
-      nlohmann::ordered_json cell = {{"key", cat.name(report.keys[j])},
-                                     {"outcome", outcome_id(report.outcome(i, j))}};
+      J cell = {{"key", cat.name(report.keys[j])}, {"outcome", outcome_id(report.outcome(i, j))}};
       if (row.valid()) {
         cell["tag"] = tag_id(row.rule);
         cell["provider"] = cat.name(row.rule == Rule::BackendFallback ? row.key : row.provider);
         cell["kernel"] = row.debug();
       }
-      op["cells"].push_back(std::move(cell));
+      cells.push_back(std::move(cell));
     }
-    out += i ? ",\n  " : "\n  ";
-    out += op.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    operators.push_back({{"name", report.operators[i]->name}, {"cells", std::move(cells)}});
   }
-  out += "\n ]\n}\n";
-  return out;
+  doc["operators"] = std::move(operators);
+  // Compact: a whole registry's report is 65,000 cells; jq pretty-prints it.
+  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace dispatchctl

@@ -131,17 +131,20 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
       indent_block(out, hop.error, "         ", k_width);
     }
   }
-  out += "\nresult: ";
+  std::string result = "result: ";
   switch (trace.outcome) {
-    case Trace::Outcome::Completed: out += "completed"; break;
-    case Trace::Outcome::Raised: out += "PyTorch raises " + trace.hops.back().error_type; break;
-    case Trace::Outcome::Handoff: out += "handed off (not modelled further)"; break;
+    case Trace::Outcome::Completed:
+      result += trace.assumed ? "returns if " + cat.name(trace.hops.back().row.key) + "'s kernel does (assumed)"
+                              : "completed";
+      break;
+    case Trace::Outcome::Raised: result += "PyTorch raises " + trace.hops.back().error_type; break;
+    case Trace::Outcome::Handoff: result += "handed off (not modelled further)"; break;
   }
-  out += " after " + std::to_string(trace.hops.size()) + " hop" + (trace.hops.size() == 1 ? "" : "s");
+  result += " after " + std::to_string(trace.hops.size()) + " hop" + (trace.hops.size() == 1 ? "" : "s");
   if (!trace.stale_keys.empty())
-    out += "; the live table has " + std::to_string(trace.stale_keys.size()) +
-           " stale row(s) (dispatchctl show " + trace.op + " --live)";
-  out += "\n";
+    result += "; the live table has " + std::to_string(trace.stale_keys.size()) +
+              " stale row(s) (dispatchctl show " + trace.op + " --live)";
+  out += "\n" + wrap_words(result, 0, 8, k_width) + "\n";
 }
 
 nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
@@ -207,6 +210,7 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
     j["hops"].push_back(std::move(o));
   }
   j["outcome"] = outcome_id(trace.outcome);
+  j["assumed"] = trace.assumed;
   nlohmann::ordered_json stale = nlohmann::ordered_json::array();
   for (Key k : trace.stale_keys) stale.push_back(cat.name(k));
   j["stale_rows"] = std::move(stale);

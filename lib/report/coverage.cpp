@@ -2,45 +2,11 @@
 
 #include <algorithm>
 
-#include "registry/op_select.h"
 #include "query/predicates.h"
+#include "registry/op_select.h"
 #include "registry/key_lookup.h"
 
 namespace dispatchctl {
-
-std::string_view outcome_id(Outcome o) {
-  constexpr std::string_view ids[] = {"direct",  "composite", "python",    "fallback",
-                                      "fallthrough", "raises", "ambiguous", "missing"};
-  return ids[static_cast<int>(o)];
-}
-
-std::string_view outcome_label(Outcome o) {
-  constexpr std::string_view labels[] = {
-      "direct kernel",    "composite / alias kernel", "Python kernel",       "backend fallback",
-      "fallthrough",      "raises when called",       "ambiguous (raises)",  "missing (raises)"};
-  return labels[static_cast<int>(o)];
-}
-
-bool outcome_works(Outcome o) {
-  return o != Outcome::Raises && o != Outcome::Ambiguous && o != Outcome::Missing;
-}
-
-bool registered_from_python(std::string_view debug) {
-  // PyTorch's debug string for torch.library registrations: "registered at FILE.py:LINE".
-  const auto colon = debug.rfind(':');
-  if (colon == std::string_view::npos || colon < 3) return false;
-  return debug.substr(colon - 3, 3) == ".py";
-}
-
-Outcome classify_row(const Catalogue& cat, const Row& row) {
-  if (!row.valid()) return Outcome::Missing;
-  if (row.rule == Rule::AmbiguousAutogradOther) return Outcome::Ambiguous;
-  if (row_known_to_raise(cat, row)) return Outcome::Raises;
-  if (row.fallthrough()) return Outcome::Fallthrough;
-  if (row.rule == Rule::BackendFallback) return Outcome::Fallback;
-  if (registered_from_python(row.debug())) return Outcome::Python;
-  return row.rule == Rule::Direct ? Outcome::Direct : Outcome::Composite;
-}
 
 std::vector<Key> default_coverage_keys(const Registry& registry) {
   const Catalogue& cat = registry.catalogue();
@@ -83,6 +49,16 @@ CoverageReport build_coverage(const Registry& registry, const CoverageOptions& o
       ++report.totals[i].by_outcome[static_cast<int>(outcome)];
       if (outcome_works(outcome)) ++report.totals[i].working;
     }
+  }
+  const BuildBackends build = build_backends(registry);
+  report.cpu_only = build.cpu_only;
+  report.build_note = not_compiled_note(cat, build, report.keys);
+  for (Key k : report.keys) {
+    if (cat.backend_of(k) == 0) continue;
+    const std::string backend(cat.spec().backends[cat.backend_of(k) - 1]);
+    if (!build.compiled_in(backend) &&
+        std::find(report.not_compiled.begin(), report.not_compiled.end(), backend) == report.not_compiled.end())
+      report.not_compiled.push_back(backend);
   }
   return report;
 }

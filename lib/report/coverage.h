@@ -11,33 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "table/table.h"
+#include "table/outcome.h"
 
 namespace dispatchctl {
-
-// The order is the legend's order: working outcomes first, then the failing ones.
-enum class Outcome : std::uint8_t {
-  Direct,       // a C++ kernel registered at exactly this key
-  Composite,    // filled through an alias key (CompositeImplicitAutograd, Autograd …)
-  Python,       // a kernel registered from a .py file (torch.library, meta registrations)
-  Fallback,     // the key's backend fallback
-  Fallthrough,  // a fallthrough: a call skips this key
-  Raises,       // a kernel that is known to raise when called (the 2.x Meta fallback …)
-  Ambiguous,    // ambiguous AutogradOther: a call raises
-  Missing,      // no kernel: a call raises
-};
-constexpr std::size_t k_outcome_count = 8;
-constexpr Outcome k_all_outcomes[k_outcome_count] = {
-    Outcome::Direct,      Outcome::Composite, Outcome::Python,    Outcome::Fallback,
-    Outcome::Fallthrough, Outcome::Raises,    Outcome::Ambiguous, Outcome::Missing};
-
-std::string_view outcome_id(Outcome o);     // "direct", "composite", …
-std::string_view outcome_label(Outcome o);  // "direct kernel", …
-// A call at this key runs something that returns (or skips the key).
-bool outcome_works(Outcome o);
-// A kernel whose registration points into a Python source file.
-bool registered_from_python(std::string_view debug);
-Outcome classify_row(const Catalogue& cat, const Row& row);
 
 struct CoverageOptions {
   std::vector<std::string> keys;         // runtime key names; empty = default_coverage_keys
@@ -45,8 +21,8 @@ struct CoverageOptions {
 };
 
 struct KeyTotals {
-  std::array<std::size_t, k_outcome_count> by_outcome{};
-  std::size_t working = 0;  // cells whose outcome works
+  OutcomeCounts by_outcome{};
+  std::size_t working = 0;  // cells whose outcome works (outcome_works: README, "What working means")
 };
 
 struct CoverageReport {
@@ -56,6 +32,11 @@ struct CoverageReport {
   std::vector<Row> rows;                  // operators x keys, row-major
   std::vector<Outcome> outcomes;          // parallel to rows
   std::vector<KeyTotals> totals;          // per column
+  // The registry is a CPU-only build (query/predicates.h build_backends):
+  // its rows for other backends are what a CPU-only PyTorch computes.
+  bool cpu_only = false;
+  std::vector<std::string> not_compiled;  // backends of the columns the build has no kernels for
+  std::string build_note;                 // the sentence saying so, "" when not CPU-only
 
   const Row& row(std::size_t op, std::size_t key) const { return rows[op * keys.size() + key]; }
   Outcome outcome(std::size_t op, std::size_t key) const { return outcomes[op * keys.size() + key]; }

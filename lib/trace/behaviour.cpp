@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
-#include "table/torch_text.h"
+#include "table/kernel_kind.h"
+#include "table/outcome.h"
+#include "table/torch_messages.h"
 
 namespace dispatchctl {
 
@@ -136,10 +138,28 @@ Behaviour fresh_call(TlsGuard guard, std::string does, std::string assumed) {
   return b;
 }
 
-std::string assert_prefix(std::string_view at) {
-  return "0 INTERNAL ASSERT FAILED at " +
-         (at.empty() ? std::string("\"./aten/src/ATen/core/boxing/KernelFunction.cpp\"") : std::string(at)) +
-         ", please report a bug to PyTorch. ";
+// A return only the kernel's own code can confirm (hand-written or Python):
+// the trace says "returns, if the kernel does" and marks itself assumed.
+// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such as __iadd__).
+bool is_inplace_operator(std::string_view name) {
+  const size_t colon = name.find("::");
+  std::string_view base = colon == std::string_view::npos ? name : name.substr(colon + 2);
+  base = base.substr(0, base.find('.'));
+  return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
+}
+
+Behaviour returns_if_kernel_does(std::string does, std::string assumed) {
+  Behaviour b = returns(std::move(does) + "; returns, if the kernel does (its code decides)", std::move(assumed));
+  b.kernel_decides = true;
+  return b;
+}
+
+Behaviour handoff(std::string does, std::string assumed) {
+  Behaviour b;
+  b.action = HopAction::Handoff;
+  b.does = std::move(does);
+  b.assumed = std::move(assumed);
+  return b;
 }
 
 bool is_backend_row(const Catalogue& cat, Key k) {
@@ -147,15 +167,19 @@ bool is_backend_row(const Catalogue& cat, Key k) {
          cat.functionality_of(k) == cat.well_known().nested_tensor;
 }
 
-// A manifest kernel's "then" (docs/manifest-format.md): the declared action,
-// under the TLS guard its kind holds.
-Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow* kind) {
+// A manifest kernel's "then" (docs/manifest-format.md): the declared action.
+// "redispatch" is the contract's: ks & FULL_AFTER(row) at any row, no guard
+// (PyTorch's generated tracing kernels, at::redispatch::op(ks & FULL_AFTER …));
+// "autograd" is what the generated autograd kernels do (autograd_behaviour).
+Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, Key k, bool grad_mode,
+                                    std::string assumed);
+
+Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow* kind, bool grad_mode) {
   const Key k = row.key;
   const KernelThen then = row.kernel->then;
-  static constexpr std::string_view names[] = {"", "return", "redispatch", "call", "decompose", "raise"};
+  static constexpr std::string_view names[] = {"", "return", "redispatch", "call", "decompose", "raise", "autograd"};
   const std::string assumed = "declared in the manifest (\"then\": \"" +
                               std::string(names[static_cast<int>(then)]) + "\")";
-  TlsGuard guard = kind ? guard_of(cat, *kind, k) : TlsGuard{};
   Behaviour b;
   switch (then) {
     case KernelThen::Default:
@@ -169,41 +193,68 @@ Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow
       b.assumed = assumed;
       break;
     case KernelThen::Redispatch:
-      if (is_backend_row(cat, k)) {
-        b = returns("the kernel would pass the call on, but " + cat.name(k) +
-                        " is a backend row: nothing is below it, so it returns", assumed);
-        break;
-      }
-      b = redispatch(redispatch_mask(cat, kind, k), guard,
-                     "the kernel passes the call on with ks & " +
-                         std::string(kind && kind->kind == Kind::Autograd ? "after_autograd_keyset"
-                                                                           : "FULL_AFTER(" + cat.name(k) + ")"),
+      b = redispatch(cat.full_after(k), {},
+                     "the kernel passes the call on with ks & FULL_AFTER(" + cat.name(k) + "), holding no guard",
                      assumed);
       break;
-    case KernelThen::Call:
+    case KernelThen::Autograd: {
+      static constexpr KindRow k_generated_autograd = {"AutogradFunctionality", Kind::Autograd,
+                                                       "generated autograd kernels", "AutoDispatchBelowADInplaceOrView",
+                                                       "AutogradFunctionality AutogradOther AutogradNestedTensor "
+                                                       "ADInplaceOrView", ""};
+      b = autograd_kernel_behaviour(cat, kind && kind->kind == Kind::Autograd ? *kind : k_generated_autograd, k,
+                                    grad_mode, assumed);
+      break;
+    }
+    case KernelThen::Call: {
       // A fresh call needs a guard that keeps it from coming back here.
+      TlsGuard guard = kind ? guard_of(cat, *kind, k) : TlsGuard{};
       if (guard.name.empty()) guard = {"ExcludeDispatchKeyGuard(" + cat.name(k) + ")", cat.bit(k), cat.name(k)};
       b = fresh_call(guard, "the kernel calls the operator again from the top (a fresh call: the key "
                             "set is recomputed from the tensors and the TLS)", assumed);
       break;
+    }
   }
   b.declared = true;
   return b;
 }
 
+Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, Key k, bool grad_mode,
+                                    std::string assumed) {
+  return redispatch(cat.full_after(cat.well_known().autograd_other), guard_of(cat, kind, k),
+                    std::string("the kernel ") +
+                        (grad_mode ? "records autograd history" : "records no history (no_grad)") +
+                        " and redispatches with ks & after_autograd_keyset",
+                    std::move(assumed));
+}
+
 // Default for the autograd rows: VariableType-like kernels hold
 // AutoDispatchBelowADInplaceOrView; the backend fallback is release data.
 Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const Row& row,
-                             const KindRow& kind, bool grad_mode) {
+                             const KindRow& kind, int grad_mode) {
   const Catalogue& cat = registry.catalogue();
   const KeySet mask = cat.full_after(cat.well_known().autograd_other);
+  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel)) {
+    Behaviour b = redispatch(mask, guard_of(cat, kind, row.key),
+                             "torchgen's autogradNotImplementedFallback() for " + op.name +
+                                 " (no derivative formula): the forward redispatches with ks & "
+                                 "after_autograd_keyset",
+                             "default for generated autograd-not-implemented kernels");
+    b.consequence = "autograd not implemented: if an input requires grad, backward through " + op.name + " raises";
+    return b;
+  }
+  // VariableTypeUtils.h check_inplace: the generated kernel of an in-place
+  // operator refuses a leaf that requires grad while grad mode is on.
+  if (row.rule != Rule::BackendFallback && grad_mode == 2 && row.kernel && is_inplace_operator(op.name) &&
+      std::string_view(row.kernel->debug).find("/autograd/generated/VariableType") != std::string_view::npos) {
+    Behaviour b = raise("RuntimeError", std::string(k_inplace_leaf_error),
+                        "the generated autograd kernel's check_inplace refuses a leaf that requires grad");
+    b.assumed = "generated in-place autograd kernels (VariableTypeUtils.h check_inplace)";
+    return b;
+  }
   if (row.rule != Rule::BackendFallback)
-    return redispatch(mask, guard_of(cat, kind, row.key),
-                      std::string("the kernel ") +
-                          (grad_mode ? "records autograd history" : "records no history (no_grad)") +
-                          " and redispatches with ks & after_autograd_keyset",
-                      "default for " + std::string(kind.kind_words));
-  const std::string_view warning = cat.spec().autograd_fallback_backward_warning;
+    return autograd_kernel_behaviour(cat, kind, row.key, grad_mode != 0, "default for " + std::string(kind.kind_words));
+  const std::string warning = autograd_fallback_warning(cat, op.name);
   if (warning.empty())
     return redispatch(mask, {}, "the autograd fallback redispatches with ks & after_autograd_keyset",
                       "default for PyTorch " + std::string(cat.version()) + "'s autograd fallback");
@@ -213,9 +264,7 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
           " has no autograd kernel here, so the forward runs (redispatch with ks & "
           "after_autograd_keyset, no TLS guard) but records no real gradient formula",
       "PyTorch " + std::string(cat.version()) + "'s autograd backend fallback (release data)");
-  std::string text(warning);
-  text.replace(text.find("{op}"), 4, op.name);
-  b.consequence = "gradients are missing: if an input requires grad, backward warns \"" + text +
+  b.consequence = "gradients are missing: if an input requires grad, backward warns \"" + warning +
                   "\" and the inputs get no gradient; fix: register a kernel at Autograd (or " +
                   cat.name(row.key) + ", or CompositeImplicitAutograd) for " + op.name;
   return b;
@@ -225,114 +274,51 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
 
 std::string missing_row_message(const Registry& registry, const Operator& op,
                                 const LiveTable& live, Key key) {
-  const Catalogue& cat = registry.catalogue();
-  std::string list = "[";
-  for (Key k : live.available_keys()) list += (list.size() > 1 ? ", " : "") + cat.name(k);
-  list += "]";
-  std::string table;
-  append_torch_table(table, cat, live.computed);
-  if (key == k_undefined)
-    return "There were no tensor arguments to this function (e.g., you passed an empty list of "
-           "Tensors), but no fallback function is registered for schema " + op.name +
-           ".  This usually means that this function requires a non-empty list of Tensors, or "
-           "that you (the operator writer) forgot to register a fallback function.  Available "
-           "functions are " + list + ".\n\n" + table;
-  return "Could not run '" + op.name + "' with arguments from the '" + cat.name(key) +
-         "' backend. This could be because the operator doesn't exist for this backend, or was "
-         "omitted during the selective/custom build process (if using custom build). If you are "
-         "a Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes "
-         "for possible resolutions. '" + op.name + "' is only available for these backends: " +
-         list + ".\n\n" + table;
-}
-
-
-namespace {
-Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row,
-                              bool grad_mode);
-}  // namespace
-
-Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode) {
-  const Key k = row.key;
-
-  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode)
-                            : raise("NotImplementedError", missing_row_message(registry, op, live, k),
-                                    "no kernel: PyTorch reports the missing row");
-  if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";
-  return b;
+  return missing_row_error(registry.catalogue(), op, key, live.computed, live.available_keys());
 }
 
 namespace {
 
-Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row,
-                              bool grad_mode) {
-  const Catalogue& cat = registry.catalogue();
-  const ReleaseSpec& spec = cat.spec();
-  const Key k = row.key;
-  const Key f = cat.functionality_of(k);
-  if (row.rule == Rule::AmbiguousAutogradOther) {
-    std::string state;
-    append_torch_state(state, cat, op);
-    return raise("RuntimeError",
-                 assert_prefix(spec.ambiguous_assert_at) + op.name +
-                     " has kernels registered to both CompositeImplicitAutograd and a backend "
-                     "mapped to AutogradOther. This makes the backend kernel unreachable; the "
-                     "dispatcher will always prefer the CompositeImplicitAutograd lowering (see "
-                     "Note [Ambiguity in AutogradOther kernel]). If you want to override "
-                     "CompositeImplicitAutograd, please open an issue to request a dedicated "
-                     "Autograd dispatch key for the backend.\n" +
-                     std::string(spec.ambiguous_autogradother_hint) +
-                     "\nCanonical state\n~~~~~~~~~~~\n" + state + "\n\n",
+// Rows whose kernel raises whatever the inputs (table/outcome.h: Raises,
+// Ambiguous), with PyTorch's text (table/torch_messages.h).
+std::optional<Behaviour> raising_behaviour(const Catalogue& cat, const Operator& op, const Row& row) {
+  const Outcome outcome = classify_row(cat, row);
+  if (outcome == Outcome::Ambiguous)
+    return raise("RuntimeError", ambiguous_autogradother_error(cat, op),
                  "the ambiguous AutogradOther kernel always raises");
-  }
-  if (row.fallthrough())
-    // Only reachable where no bit can mask it: Undefined, or a redispatch (§9.1).
-    return raise("RuntimeError",
-                 assert_prefix(spec.fallthrough_assert_at) +
-                     "fallthrough_kernel was executed but it should have been short-circuited by "
-                     "the dispatcher. This could occur if you registered a fallthrough kernel as "
-                     "a override for a specific operator (as opposed to a backend fallback); this "
-                     "is NOT currently supported, and we do not intend to add support for it in "
-                     "the near future.  If you do find yourself in need of this, let us know in "
-                     "the bug tracker.",
-                 "a fallthrough kernel reached without a bit to mask it is called, and asserts");
-  const std::string& name = cat.name(f);
-  const KindRow* kind = k == k_undefined ? nullptr : find_kind(name);
-  if (row.rule != Rule::BackendFallback && row.kernel && row.kernel->then != KernelThen::Default)
-    return declared_behaviour(cat, row, kind);
-  if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
-    return returns("composite kernel: runs its decomposition, whose inner operator calls dispatch "
-                   "afresh (not traced)",
-                   "default for CompositeImplicitAutograd kernels");
-  if (k == k_undefined) return returns("runs with no backend key left and returns", "default for Undefined");
-  if (row.rule == Rule::BackendFallback && k == cat.well_known().meta && !spec.meta_fallback_error.empty()) {
-    std::string text(spec.meta_fallback_error);
-    text.replace(text.find("{op}"), 4, op.name);
-    Behaviour b = raise("NotImplementedError", text, "the Meta backend fallback raises");
+  if (outcome != Outcome::Raises) return std::nullopt;
+  if (row.rule == Rule::BackendFallback) {
+    Behaviour b = raise("NotImplementedError", meta_fallback_error(cat, op.name), "the Meta backend fallback raises");
     b.assumed = "PyTorch " + std::string(cat.version()) + "'s Meta backend fallback (release data)";
     return b;
   }
-  if (is_backend_row(cat, k))
-    return returns(where_from(row) + " computes the result and returns", "default for backend kernels");
-  if (!kind) {
-    Behaviour b;
-    b.action = HopAction::Handoff;
-    b.does = where_from(row) + " at " + name + " is not modelled by dispatchctl; the trace stops";
-    b.assumed = "no default for " + name;
-    return b;
-  }
-  const std::string assumed = "default for " + std::string(kind->kind_words);
-  switch (kind->kind) {
-    case Kind::Autograd: return autograd_behaviour(registry, op, row, *kind, grad_mode);
+  return std::nullopt;
+}
+
+// A fallthrough that runs: only where no bit can mask it, Undefined or a redispatch (§9.1).
+Behaviour fallthrough_called(const Catalogue& cat) {
+  return raise("RuntimeError", fallthrough_called_error(cat),
+               "a fallthrough kernel reached without a bit to mask it is called, and asserts");
+}
+
+// What the kernel or fallback of a non-backend functionality does by default.
+Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row& row, const KindRow& kind,
+                         int grad_mode) {
+  const Catalogue& cat = registry.catalogue();
+  const Key k = row.key;
+  const std::string& name = cat.name(cat.functionality_of(k));
+  const std::string assumed = "default for " + std::string(kind.kind_words);
+  switch (kind.kind) {
+    case Kind::Autograd: return autograd_behaviour(registry, op, row, kind, grad_mode);
     case Kind::AdInplaceOrView:
-      return redispatch(redispatch_mask(cat, kind, k), guard_of(cat, *kind, k),
+      return redispatch(redispatch_mask(cat, &kind, k), guard_of(cat, kind, k),
                         where_from(row) + " bumps versions of in-place/view outputs and redispatches "
                                           "with ks & after_ADInplaceOrView_keyset",
                         assumed);
     case Kind::ResolveBit: {
       if (row.rule != Rule::BackendFallback)
-        return returns("the operator's own " + name + " kernel computes the result and returns",
-                       "default for an operator's own " + name + " kernel");
+        return returns_if_kernel_does("the operator's own " + name + " kernel computes the result",
+                                      "default for an operator's own " + name + " kernel");
       Behaviour b = redispatch(cat.full_after(k), {},
                                "the fallback materialises " + name +
                                    " inputs (the bit is resolved) and redispatches with ks & "
@@ -342,13 +328,13 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
       return b;
     }
     case Kind::Functionalize:
-      return fresh_call(guard_of(cat, *kind, k),
+      return fresh_call(guard_of(cat, kind, k),
                         where_from(row) + " unwraps the inputs and calls the operator again (a fresh "
                                           "call: the key set is recomputed and upper kernels not "
                                           "excluded by a guard run again)",
                         assumed);
     case Kind::Autocast:
-      return fresh_call(guard_of(cat, *kind, k),
+      return fresh_call(guard_of(cat, kind, k),
                         where_from(row) + " casts the inputs and calls the operator again (a fresh "
                                           "call, not a redispatch)",
                         assumed);
@@ -362,20 +348,51 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
       return b;
     }
     case Kind::RedispatchAfter:
-      return redispatch(cat.full_after(k), guard_of(cat, *kind, k),
+      return redispatch(cat.full_after(k), guard_of(cat, kind, k),
                         where_from(row) + " redispatches with ks & FULL_AFTER(" + name + ")", assumed);
-    case Kind::Handoff: {
-      Behaviour b;
-      b.action = HopAction::Handoff;
-      b.does = where_from(row) + " hands the call to " + std::string(kind->handler) +
-               "; what runs next is Python/functorch code dispatchctl does not model";
-      b.assumed = "default for " + name;
-      return b;
-    }
+    case Kind::Handoff: return handoff(where_from(row) + " hands the call to " + std::string(kind.handler) +
+                                           "; what runs next is Python/functorch code dispatchctl does not model",
+                                       "default for " + name);
   }
   return {};
 }
 
+// `grad_mode` here: 0 no_grad, 1 grad mode, 2 grad mode and the call's self is
+// a leaf that requires grad (what the generated in-place kernels check).
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, int grad_mode) {
+  const Catalogue& cat = registry.catalogue();
+  const Key k = row.key;
+  if (auto raising = raising_behaviour(cat, op, row)) return *raising;
+  if (row.fallthrough()) return fallthrough_called(cat);
+  const std::string& name = cat.name(cat.functionality_of(k));
+  const KindRow* kind = k == k_undefined ? nullptr : find_kind(name);
+  if (row.rule != Rule::BackendFallback && row.kernel && row.kernel->then != KernelThen::Default)
+    return declared_behaviour(cat, row, kind, grad_mode);
+  if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
+    return returns_if_kernel_does("composite kernel: decomposes; what it calls is not modelled (its inner "
+                                  "operator calls dispatch afresh)",
+                                  "default for CompositeImplicitAutograd kernels");
+  if (k == k_undefined)
+    return returns_if_kernel_does("runs with no backend key left", "default for Undefined");
+  if (is_backend_row(cat, k))
+    return returns_if_kernel_does(where_from(row) + " computes the result" +
+                                      (row_language(row) == KernelLanguage::Python ? " (a Python kernel)" : ""),
+                                  "default for backend kernels");
+  if (!kind)
+    return handoff(where_from(row) + " at " + name + " is not modelled by dispatchctl; the trace stops",
+                   "no default for " + name);
+  return kind_behaviour(registry, op, row, *kind, grad_mode);
+}
+
 }  // namespace
+
+Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
+                       const Row& row, bool grad_mode, bool self_leaf_requires_grad) {
+  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode && self_leaf_requires_grad ? 2 : grad_mode)
+                            : raise("NotImplementedError", missing_row_message(registry, op, live, row.key),
+                                    "no kernel: PyTorch reports the missing row");
+  if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";
+  return b;
+}
 
 }  // namespace dispatchctl

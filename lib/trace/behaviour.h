@@ -17,6 +17,7 @@ namespace dispatchctl {
 struct Behaviour {
   HopAction action = HopAction::Return;
   bool declared = false;  // from the kernel's "then"
+  bool kernel_decides = false;  // Return: the kernel's own code decides whether it returns
   std::string assumed;    // the kind whose default this is, or the declaration
   std::string does;
   TlsGuard guard;              // Redispatch / FreshCall
@@ -27,8 +28,10 @@ struct Behaviour {
   std::string consequence;
 };
 
+// `self_leaf_requires_grad`: the call's first tensor (an in-place op's self)
+// is a leaf that requires grad, which generated in-place autograd kernels refuse.
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode);
+                       const Row& row, bool grad_mode, bool self_leaf_requires_grad = false);
 
 // PyTorch's error for a call that reaches a missing row (§4.3): Undefined or
 // "Could not run …", then the computed table.

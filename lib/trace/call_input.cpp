@@ -38,9 +38,14 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
                      "; its presets: " + join(tensor_preset_names(cat)) + " (or give the key set: --keyset K1,K2)");
   KeySet keys = set_of_names(cat, it->second);
   bool inferred = cat.spec().preset_inferred(it->first);
+  bool requires_grad = false;
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string m = lowercase(parts[i]);
     if (m == "requires_grad") continue;  // changes no key set
+    if (m == "leaf") {  // a leaf that requires grad (torch.ones(2, requires_grad=True)): no key set change
+      requires_grad = true;
+      continue;
+    }
     if (m == "inference") {
       keys = cat.minus(keys, set_of_names(cat, cat.spec().inference_tensor_removed));
       continue;
@@ -50,11 +55,11 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
     if (mit == mods.end())
       throw InputError(where + ": unknown modifier '" + parts[i] + "'" +
                        did_you_mean(m, views(tensor_modifier_names(cat))) +
-                       "; modifiers: conj, neg, zerotensor, inference, requires_grad");
+                       "; modifiers: conj, neg, zerotensor, inference, requires_grad, leaf");
     keys = keys | cat.bit(require_key(cat, mit->second, "release table"));
     inferred = inferred || cat.spec().modifier_inferred(mit->first);
   }
-  return {spec, keys, inferred};
+  return {spec, keys, inferred, requires_grad};
 }
 
 TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {

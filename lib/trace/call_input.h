@@ -27,6 +27,9 @@ struct TensorArg {
   // The preset's key set or a modifier's key was inferred, not observed on the
   // release (the profile says so: a CPU-only build cannot make a CUDA tensor).
   bool inferred = false;
+  // A leaf that requires grad (the `leaf` modifier; `requires_grad` alone may be
+  // a non-leaf, which the generated in-place kernels accept).
+  bool requires_grad = false;
 };
 
 struct CallSetup {

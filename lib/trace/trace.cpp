@@ -72,9 +72,10 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       hop.received = ks;
       hop.tls_included = included;
       hop.tls_excluded = excluded;
-      Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode);
+      Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode, !args.empty() && args[0].requires_grad);
       hop.action = b.action;
       hop.declared = b.declared;
+      hop.kernel_decides = b.kernel_decides;
       hop.assumed = std::move(b.assumed);
       hop.does = std::move(b.does);
       hop.error_type = std::move(b.error_type);
@@ -83,6 +84,17 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       hop.resolves = b.resolves;
       hop.guard = b.guard;
       excluded = excluded | b.guard.excludes;
+      if (b.action == HopAction::Redispatch && (ks & b.mask) == ks && !b.backend_select && b.resolves == k_undefined) {
+        // Passing on the very set it received reaches the same row again: the
+        // kernel calls itself forever (a declared "redispatch" at Undefined).
+        hop.action = HopAction::Raise;
+        hop.error_type = "a stack overflow";
+        hop.error = "the kernel redispatches with the key set it received, " + cat.format(ks) +
+                    ", so the same row runs again without end; PyTorch overflows the stack";
+        trace.hops.push_back(std::move(hop));
+        trace.outcome = Trace::Outcome::Raised;
+        return trace;
+      }
       if (b.action == HopAction::Redispatch) {
         if (b.resolves != k_undefined)
           for (auto& a : args) a.keys = cat.minus(a.keys, cat.bit(b.resolves));
@@ -109,6 +121,7 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       trace.outcome = action == HopAction::Return  ? Trace::Outcome::Completed
                       : action == HopAction::Raise ? Trace::Outcome::Raised
                                                    : Trace::Outcome::Handoff;
+      trace.assumed = action == HopAction::Return && trace.hops.back().kernel_decides;
       return trace;
     }
   }

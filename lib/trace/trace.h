@@ -56,6 +56,7 @@ struct Hop {
   KeySet tls_included, tls_excluded;  // the TLS in effect while the kernel runs
   HopAction action = HopAction::Return;
   bool declared = false;  // action from the manifest's "then", else the default for the kind
+  bool kernel_decides = false;  // Return: only the kernel's own code decides whether it returns
   std::string assumed;    // why this action: the kind it is the default for, or the declaration
   std::string does;  // what the kernel does, one sentence (the modelling)
   TlsGuard guard;    // Redispatch/FreshCall: held while it passes the call on
@@ -72,6 +73,9 @@ struct Trace {
   std::vector<KeySetComputation> calls;
   std::vector<Hop> hops;
   enum class Outcome { Completed, Raised, Handoff } outcome = Outcome::Completed;
+  // Completed at a kernel whose internals decide (hand-written, Python): the
+  // call returns if that kernel does; no table can say more.
+  bool assumed = false;
   std::vector<Key> stale_keys;  // every stale live row of the operator
 };
 

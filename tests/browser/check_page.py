@@ -124,7 +124,23 @@ def golden_tables(path):
     return tables
 
 
-def outcome_from_pytorch(line):
+def not_implemented_kernels(path):
+    """{op: debug texts} of the boxed-only VariableType kernels without a signature in PyTorch's
+    _dispatch_dump: torchgen's autogradNotImplementedFallback() registrations."""
+    out, current = {}, None
+    if not path:
+        return out
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("=== "):
+                current = line[4:]
+            elif line.endswith(" :: (none) [ boxed ]") and "/autograd/generated/VariableType" in line:
+                out.setdefault(current, set()).add(line.split(": ", 1)[1][: -len(" :: (none) [ boxed ]")])
+    return out
+
+
+def outcome_from_pytorch(line, not_implemented=()):
     """The page's outcome for a table line as PyTorch printed it (None: no line, a missing row)."""
     if line is None:
         return "missing"
@@ -132,14 +148,20 @@ def outcome_from_pytorch(line):
     tag = tag.rstrip("]")
     if tag == "ambiguous autogradother":
         return "ambiguous"
-    if tag == "backend fallback" and "MetaFallbackKernel" in text:
-        return "raises"
     if text.startswith("fallthrough "):
         return "fallthrough"
+    if tag == "backend fallback" and "MetaFallbackKernel" in text:
+        return "raises"
+    # 2.x's Autograd<backend> fallbacks (1.13's are fallthroughs) are the autograd-not-implemented fallback.
+    if tag == "backend fallback" and "VariableFallbackKernel" in text:
+        return "autograd_not_implemented"
     if tag == "backend fallback":
         return "fallback"
-    if text.rsplit(":", 1)[0].endswith(".py"):
+    # 1.13's Python binding names every Python registration /dev/null.
+    if text.rsplit(":", 1)[0].endswith(".py") or text.startswith("registered at /dev/null"):
         return "python"
+    if tag == "autograd kernel" and text in not_implemented:
+        return "autograd_not_implemented"
     return "direct" if tag == "kernel" else "composite"
 
 
@@ -157,6 +179,7 @@ def main():
     ap.add_argument("--page", required=True)
     ap.add_argument("--screenshot", required=True)
     ap.add_argument("--golden", help="computed_tables.txt.gz: check every cell against PyTorch")
+    ap.add_argument("--state", help="registry_state.txt.gz of the same release (its boxed-only autograd kernels)")
     ap.add_argument("--expect-rows", type=int)
     ap.add_argument("--expect-keys", help="comma-separated column keys, in order")
     ap.add_argument("--filter", help="text to type in the filter box")
@@ -204,6 +227,7 @@ def main():
             fail("first render took %.0f ms (budget %.0f ms)" % (report["first"], args.budget_ms))
 
         golden = golden_tables(args.golden) if args.golden else None
+        not_implemented = not_implemented_kernels(args.state)
         if golden is not None:
             cells = browser.js("""(() => { const ids = dispatchctlReport && document.querySelector('#legend') &&
                 JSON.parse(document.getElementById('data').textContent).outcomes.map(o => o.id);
@@ -214,7 +238,7 @@ def main():
             wrong = []
             for op, outcomes in cells:
                 for key, got in zip(dom["keys"], outcomes):
-                    want = outcome_from_pytorch(golden[op].get(key))
+                    want = outcome_from_pytorch(golden[op].get(key), not_implemented.get(op, ()))
                     if got != want:
                         wrong.append("%s %s: page %s, PyTorch's line says %s" % (op, key, got, want))
             if wrong:

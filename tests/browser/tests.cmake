@@ -13,13 +13,16 @@ endfunction()
 # The page of the issue: Meta and CPU over the whole built-in 2.14.1 registry.
 browser_test(report_meta_cpu report --key Meta --key CPU --
              --screenshot ${BROWSER_OUT}/coverage.png --golden ${BROWSER_DATA}/torch-2.14.1/computed_tables.txt.gz
+             --state ${PROJECT_SOURCE_DIR}/lib/builtin/data/torch-2.14.1/registry_state.txt.gz
              --expect-rows 3640 --expect-keys Meta,CPU --filter "aten::add*" --click aten::add.Tensor,CPU)
 # Every default key of 2.14.1 (3,640 x ~20): every cell against PyTorch, timings.
 browser_test(report_full_2.14.1 report --
              --screenshot ${BROWSER_OUT}/coverage_full_2.14.1.png --golden ${BROWSER_DATA}/torch-2.14.1/computed_tables.txt.gz
+             --state ${PROJECT_SOURCE_DIR}/lib/builtin/data/torch-2.14.1/registry_state.txt.gz
              --expect-rows 3640 --filter conv --click aten::linear,AutogradMeta)
 browser_test(report_full_1.13.1 report -m builtin:1.13.1 --
              --screenshot ${BROWSER_OUT}/coverage_full_1.13.1.png --golden ${BROWSER_DATA}/torch-1.13.1/computed_tables.txt.gz
+             --state ${PROJECT_SOURCE_DIR}/lib/builtin/data/torch-1.13.1/registry_state.txt.gz
              --filter "*_foreach_*" --click aten::add.Tensor,Meta)
 # A registration change: Python Meta kernels layered over 2.14.1.
 browser_test(diff_python_meta diff --old builtin:2.14.1 --new builtin:2.14.1 --new ${PROJECT_SOURCE_DIR}/examples/python_meta_override.json

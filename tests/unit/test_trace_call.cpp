@@ -261,12 +261,18 @@ TEST_CASE("trace: a manifest kernel's \"then\" overrides the default for its kin
                                  {{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_cia"}, {"then", "redispatch"}}});
     // The CPU kernel blocks the math kernel at AutogradCPU: the fallback runs there.
     const Fixture g = custom_op({{{"key", "CompositeImplicitAutograd"}, {"kernel", "fn_cia"}, {"then", "redispatch"}}});
+    // The contract (docs/manifest-format.md): ks & FULL_AFTER(row) at any row, no guard. Below
+    // CPU nothing is left, the Undefined row runs the same kernel with the same (empty) set:
+    // it would call itself forever, which the trace reports instead of looping.
     const Trace t = run(g, o);
-    CHECK(rows(g, t) == V{"AutogradCPU", "CPU"});
+    CHECK(rows(g, t) == V{"AutogradCPU", "CPU", "Undefined"});
     CHECK(t.hops[0].declared);
     CHECK(t.hops[0].assumed == "declared in the manifest (\"then\": \"redispatch\")");
-    CHECK(t.hops[0].guard.name == "AutoDispatchBelowADInplaceOrView");
-    CHECK(t.hops[1].action == HopAction::Return);  // a backend row: nothing below it
+    CHECK(t.hops[0].guard.name.empty());
+    CHECK(t.hops[0].mask == g.reg->catalogue().full_after(*g.reg->catalogue().find("AutogradCPU")));
+    CHECK(t.hops[1].action == HopAction::Redispatch);
+    CHECK(t.hops[2].action == HopAction::Raise);
+    CHECK(t.outcome == Trace::Outcome::Raised);
     CHECK(rows(f, run(f, o)) == V{"AutogradCPU", "CPU"});
   }
   SUBCASE("call, decompose and raise") {

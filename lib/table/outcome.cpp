@@ -1,0 +1,166 @@
+#include "table/outcome.h"
+
+#include "table/kernel_kind.h"
+#include "util/typed_name.h"
+
+namespace dispatchctl {
+
+namespace {
+
+struct OutcomeInfo {
+  std::string_view id, label;
+  RowVerdict verdict;
+};
+constexpr OutcomeInfo k_info[k_outcome_count] = {
+    {"direct", "C++ kernel (at this key)", RowVerdict::Works},
+    {"composite", "composite / alias kernel", RowVerdict::Works},
+    {"fallback", "backend fallback", RowVerdict::Works},
+    {"fallthrough", "fallthrough (the key is skipped)", RowVerdict::Works},
+    {"python", "Python kernel (unknown)", RowVerdict::Unknown},
+    {"autograd_not_implemented", "autograd not implemented (forward only)", RowVerdict::ForwardOnly},
+    {"raises", "raises when called", RowVerdict::Fails},
+    {"ambiguous", "ambiguous (raises)", RowVerdict::Fails},
+    {"missing", "missing (raises)", RowVerdict::Fails},
+};
+
+const OutcomeInfo& info(Outcome o) { return k_info[static_cast<int>(o)]; }
+
+bool is_autograd_row(const Catalogue& cat, Key k) {
+  if (k == k_undefined || cat.is_alias(k)) return false;
+  const auto& wk = cat.well_known();
+  const Key f = cat.functionality_of(k);
+  return f == wk.autograd_functionality || f == wk.autograd_other || f == wk.autograd_nested_tensor;
+}
+
+// What the fallbacks of non-backend keys do, by functionality name; keys a
+// release lacks never match. Backend keys' fallbacks compute (or raise: the
+// classification says which).
+struct FallbackWords {
+  std::string_view functionality, does;
+};
+constexpr FallbackWords k_fallback_words[] = {
+    {"Conjugate", "materialises conjugated inputs and redispatches"},
+    {"Negative", "materialises negated inputs and redispatches"},
+    {"ZeroTensor", "handles ZeroTensor inputs and redispatches"},
+    {"Functionalize", "functionalizes the call (mutations become functional ops) and calls again"},
+    {"Tracer", "records the call for the JIT tracer and redispatches"},
+    {"Python", "hands the call to Python __torch_dispatch__"},
+    {"PythonDispatcher", "hands the call to the Python dispatcher"},
+    {"PythonTLSSnapshot", "snapshots Python TLS and redispatches"},
+    {"PreDispatch", "hands the call to the pre-dispatch tracer"},
+    {"Named", "checks named-tensor support and redispatches"},
+    {"FuncTorchDynamicLayerFrontMode", "enters functorch's dynamic layer stack"},
+    {"FuncTorchDynamicLayerBackMode", "leaves functorch's dynamic layer stack"},
+    {"FuncTorchBatched", "runs the batching fallback (a loop over the batch, with a warning)"},
+    {"BatchedNestedTensor", "runs the nested-tensor batching fallback"},
+    {"Batched", "runs the legacy batching fallback"},
+    {"FuncTorchGradWrapper", "unwraps functorch's grad wrappers"},
+};
+
+// PyTorch's own Meta fallback (aten/src/ATen/core/MetaFallbackKernel.cpp), as
+// its registration names it in every release that has one.
+bool is_release_meta_fallback(const Fallback& fallback) {
+  return std::string_view(fallback.debug).find("MetaFallbackKernel") != std::string_view::npos;
+}
+
+}  // namespace
+
+std::string_view outcome_id(Outcome o) { return info(o).id; }
+std::string_view outcome_label(Outcome o) { return info(o).label; }
+RowVerdict outcome_verdict(Outcome o) { return info(o).verdict; }
+
+std::string_view verdict_word(RowVerdict verdict) {
+  switch (verdict) {
+    case RowVerdict::Works: return "works";
+    case RowVerdict::Unknown: return "unknown";
+    case RowVerdict::ForwardOnly: return "forward_only";
+    case RowVerdict::Fails: return "fails";
+  }
+  return "";
+}
+
+std::size_t working_count(const OutcomeCounts& counts) {
+  std::size_t n = 0;
+  for (Outcome o : k_all_outcomes)
+    if (outcome_works(o)) n += counts[static_cast<int>(o)];
+  return n;
+}
+
+std::optional<Outcome> find_outcome(std::string_view name) {
+  const std::string wanted = id_form(name);
+  for (Outcome o : k_all_outcomes)
+    if (id_form(outcome_id(o)) == wanted || id_form(outcome_label(o)) == wanted) return o;
+  if (wanted == "cpp_kernel" || wanted == "cpp" || wanted == "kernel" || name == "C++ kernel" || name == "c++ kernel")
+    return Outcome::Direct;
+  if (wanted == "python_kernel") return Outcome::Python;
+  return std::nullopt;
+}
+
+bool is_autograd_not_implemented_kernel(const Kernel& kernel) {
+  return !kernel.signature && kernel.boxed && !kernel.unboxed && !kernel.fallthrough &&
+         std::string_view(kernel.debug).find("/autograd/generated/VariableType") != std::string_view::npos;
+}
+
+Outcome classify_row(const Catalogue& cat, const Row& row) {
+  if (!row.valid()) return Outcome::Missing;
+  if (row.rule == Rule::AmbiguousAutogradOther) return Outcome::Ambiguous;
+  const ReleaseSpec& spec = cat.spec();
+  const bool fallback = row.rule == Rule::BackendFallback;
+  // Undefined has no bit to mask, so a fallthrough there is called and asserts (§9.1).
+  if (row.key == k_undefined && row.kernel && row.kernel->fallthrough) return Outcome::Raises;
+  if (row.fallthrough()) return Outcome::Fallthrough;
+  // The profile says whether the release's own Meta fallback raises; a Meta
+  // fallback someone else registers in its place (a manifest, a fix) is theirs.
+  if (fallback && row.key == cat.well_known().meta && !spec.meta_fallback_error.empty() &&
+      is_release_meta_fallback(*row.fallback))
+    return Outcome::Raises;
+  if (row_language(row) == KernelLanguage::Python) return Outcome::Python;
+  if (is_autograd_row(cat, row.key)) {
+    if (fallback && !spec.autograd_fallback_backward_warning.empty()) return Outcome::AutogradNotImplemented;
+    if (row.kernel && !fallback && is_autograd_not_implemented_kernel(*row.kernel))
+      return Outcome::AutogradNotImplemented;
+  }
+  if (fallback) return Outcome::Fallback;
+  return row.rule == Rule::Direct ? Outcome::Direct : Outcome::Composite;
+}
+
+bool row_known_to_raise(const Catalogue& cat, const Row& row) {
+  if (!row.valid()) return false;
+  const Outcome o = classify_row(cat, row);
+  return o == Outcome::Raises || o == Outcome::Ambiguous;
+}
+
+std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {
+  const std::string key = row.key == k_undefined ? "Undefined" : cat.name(row.key);
+  switch (o) {
+    case Outcome::Missing: return "no kernel: a call raises NotImplementedError (Could not run …)";
+    case Outcome::Ambiguous:
+      return "the ambiguous AutogradOther kernel: a call raises an INTERNAL ASSERT";
+    case Outcome::Raises:
+      if (row.rule == Rule::BackendFallback) return "the " + key + " backend fallback raises NotImplementedError";
+      return "a fallthrough kernel on Undefined is called (no bit masks it) and asserts";
+    case Outcome::Fallthrough: return "a fallthrough: a call skips " + key + " and dispatch goes on below it";
+    case Outcome::Python: return "a kernel registered from Python: whether a call returns is up to its code";
+    case Outcome::AutogradNotImplemented:
+      return row.rule == Rule::BackendFallback
+                 ? "the autograd-not-implemented backend fallback: the forward runs, backward warns and "
+                   "the gradients are missing"
+                 : "torchgen's autogradNotImplementedFallback(): the forward runs; backward through it raises";
+    case Outcome::Fallback: {
+      const std::string functionality = cat.name(cat.functionality_of(row.key));
+      for (const auto& w : k_fallback_words)
+        if (w.functionality == functionality) return "the " + key + " backend fallback " + std::string(w.does);
+      return "the " + key + " backend fallback runs (one kernel for every operator)";
+    }
+    case Outcome::Composite:
+      if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
+        return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
+               ": decomposes; what it calls is not modelled";
+      return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
+             ": a C++ kernel; the operators it calls are not followed";
+    case Outcome::Direct: return "a C++ kernel registered at " + key + " computes the result";
+  }
+  return "";
+}
+
+}  // namespace dispatchctl

@@ -1,0 +1,76 @@
+// What a call that reaches a computed row runs, in one classification every
+// command shares (report, explain --key, query, has-kernel --works, check,
+// trace): the row's kernel by kind and language, with the release facts
+// (does the Meta fallback raise, is the Autograd fallback the
+// autograd-not-implemented one) read from the release profile only.
+// "Working" is defined here once (README, "What working means").
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "table/table.h"
+
+namespace dispatchctl {
+
+// The order is the legend's order: working outcomes first, then the others.
+enum class Outcome : std::uint8_t {
+  Direct,       // a C++ kernel registered at exactly this key
+  Composite,    // a C++ kernel filled through an alias key (CompositeImplicitAutograd, Autograd …)
+  Fallback,     // the key's backend fallback, a C++ one that runs
+  Fallthrough,  // a fallthrough: a call skips this key
+  Python,       // a kernel registered from Python: what it does is unknown to a table
+  // The forward runs, backward cannot: torchgen's boxed autogradNotImplementedFallback()
+  // kernels (VariableType, ":: (none) [ boxed ]") and the Autograd backend
+  // fallback of releases whose profile gives its backward warning.
+  AutogradNotImplemented,
+  Raises,     // a kernel known to raise when called (a raising Meta fallback, a called fallthrough)
+  Ambiguous,  // the ambiguous AutogradOther kernel: a call raises
+  Missing,    // no kernel: a call raises NotImplementedError
+};
+constexpr std::size_t k_outcome_count = 9;
+constexpr Outcome k_all_outcomes[k_outcome_count] = {
+    Outcome::Direct, Outcome::Composite,  Outcome::Fallback,  Outcome::Fallthrough, Outcome::Python,
+    Outcome::AutogradNotImplemented, Outcome::Raises, Outcome::Ambiguous, Outcome::Missing};
+
+// Operators per outcome (index: the Outcome), for one key.
+using OutcomeCounts = std::array<std::size_t, k_outcome_count>;
+
+// What an outcome says about a call that reaches the row.
+enum class RowVerdict : std::uint8_t {
+  Works,        // "working": runs C++ code that returns (or skips the key)
+  Unknown,      // a Python kernel: never counted as working nor as failing
+  ForwardOnly,  // autograd not implemented: the forward returns, backward raises or warns
+  Fails,        // raises
+};
+
+std::string_view outcome_id(Outcome o);     // "direct", "autograd_not_implemented", … (JSON, --outcome)
+std::string_view outcome_label(Outcome o);  // "C++ kernel", … (text, the page's legend)
+RowVerdict outcome_verdict(Outcome o);
+inline bool outcome_works(Outcome o) { return outcome_verdict(o) == RowVerdict::Works; }
+std::string_view verdict_word(RowVerdict verdict);
+// The operators of `counts` whose outcome works.
+std::size_t working_count(const OutcomeCounts& counts);  // "works", "unknown", "forward_only", "fails"
+// "direct" / "C++ kernel" / "cpp kernel" -> the outcome; nullopt otherwise.
+std::optional<Outcome> find_outcome(std::string_view name);
+
+Outcome classify_row(const Catalogue& cat, const Row& row);
+inline RowVerdict row_verdict(const Catalogue& cat, const Row& row) {
+  return outcome_verdict(classify_row(cat, row));
+}
+// A valid row whose kernel raises when called (Raises, Ambiguous).
+bool row_known_to_raise(const Catalogue& cat, const Row& row);
+inline bool row_works(const Catalogue& cat, const Row& row) { return row_verdict(cat, row) == RowVerdict::Works; }
+
+// torchgen's boxed-only autogradNotImplementedFallback() registration
+// (gen_variable_type.py, operators without a derivative formula): at an
+// autograd key, no signature, boxed only, from generated VariableType code.
+bool is_autograd_not_implemented_kernel(const Kernel& kernel);
+// One sentence on what the row's kernel does when called, e.g. for a backend
+// fallback "the Conjugate fallback materialises conjugated inputs and redispatches".
+std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o);
+
+}  // namespace dispatchctl
