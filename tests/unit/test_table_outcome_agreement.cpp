@@ -71,7 +71,7 @@ TEST_CASE("outcomes: 1.13.1's aten::_adaptive_avg_pool2d at Meta is a Python ker
     if (report.operators[i] == &op) row = i;
   REQUIRE(row < report.operators.size());
   CHECK(report.outcome(row, 0) == Outcome::Python);
-  const HasKernelResult works = answer_has_kernel(*reg, op, meta, HasKernelQuestion::Works);
+  const HasKernelResult works = answer_has_kernel(*reg, op, meta, HasKernelQuestion::Works, build_backends(*reg));
   CHECK(works.outcome == Outcome::Python);
   CHECK(works.answer == HasKernelAnswer::Unknown);
   Query q;
