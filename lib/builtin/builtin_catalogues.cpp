@@ -31,10 +31,13 @@ class BuiltinReleases final : public KnownReleases {
   }
 
   std::vector<std::string> versions() const override {
+    // builtin_registries() is newest first by release number (2.14 after 2.6,
+    // which a sort of the text would not give): oldest first here.
     std::vector<std::string> versions;
-    for (const auto& b : builtin_registries()) versions.push_back(major_minor(b.version));
-    std::sort(versions.begin(), versions.end());
-    versions.erase(std::unique(versions.begin(), versions.end()), versions.end());
+    const auto& registries = builtin_registries();
+    for (auto b = registries.rbegin(); b != registries.rend(); ++b)
+      if (std::find(versions.begin(), versions.end(), major_minor(b->version)) == versions.end())
+        versions.push_back(major_minor(b->version));
     return versions;
   }
 

@@ -18,7 +18,7 @@ class KnownReleases {
   // The catalogue of the same MAJOR.MINOR ("1.13", "1.13.1", "2.14.0+cpu" …);
   // nullptr when none is known.
   virtual const Catalogue* find(std::string_view version) const = 0;
-  // Their MAJOR.MINOR, sorted.
+  // Their MAJOR.MINOR, oldest release first.
   virtual std::vector<std::string> versions() const = 0;
   // "1.13.x, 2.14.x": for error messages.
   std::string versions_text() const;
