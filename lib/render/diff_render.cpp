@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "builtin/builtin.h"
 #include "keys/key_summary.h"
 #include "render/show_render.h"
 #include "render/json_document.h"
@@ -269,6 +270,9 @@ static nlohmann::ordered_json diff_json_header(const DiffResult& r, const DiffRe
                 {"torch_version", r.old_registry->torch_version()}};
   doc["new"] = {{"label", options.new_label}, {"sources", r.new_registry->sources},
                 {"torch_version", r.new_registry->torch_version()}};
+  // A predicted side says so (builtin:2.14.1+cuda), as every command's JSON does.
+  for (const auto& [side, registry] : {std::pair{"old", r.old_registry}, std::pair{"new", r.new_registry}})
+    if (std::string note = predicted_registry_note(registry->sources); !note.empty()) doc[side]["registry_note"] = note;
   doc["equal"] = r.empty();
   doc["locations"] = options.locations;
   json transitions = json::array();

@@ -1,5 +1,6 @@
 #include "render/query_render.h"
 
+#include "builtin/builtin.h"
 #include "render/json_document.h"
 #include "render/outcome_render.h"
 
@@ -10,6 +11,7 @@ std::string query_json_text(const Registry& registry, const std::vector<const Op
                             const std::optional<QueryOutcomes>& outcomes) {
   nlohmann::ordered_json doc = json_document();
   doc["torch_version"] = registry.torch_version();
+  if (std::string note = predicted_registry_note(registry.sources); !note.empty()) doc["registry_note"] = note;
   doc["count"] = found.size();
   if (unknown_python_kernels) doc["unknown_python_kernels"] = *unknown_python_kernels;
   if (outcomes) {

@@ -1,6 +1,7 @@
 #include "render/report_html.h"
 
 
+#include "builtin/builtin.h"
 #include "render/json_document.h"
 #include "render/outcome_render.h"
 #include "table/torch_text.h"
@@ -149,6 +150,8 @@ std::string coverage_json_text(const CoverageReport& report) {
   const Catalogue& cat = report.registry->catalogue();
   J doc = json_document();
   doc["torch_version"] = report.registry->torch_version();
+  if (std::string note = predicted_registry_note(report.registry->sources); !note.empty())
+    doc["registry_note"] = note;
   doc["sources"] = report.registry->sources;
   doc["cpu_only_build"] = report.cpu_only;
   doc["not_compiled"] = report.not_compiled;
