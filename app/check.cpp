@@ -6,6 +6,7 @@
 #include "render/findings_render.h"
 #include "util/errors.h"
 #include "util/file_io.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -16,6 +17,7 @@ constexpr const char* k_default_config = "dispatchctl.json";
 struct CheckCommand {
   std::vector<std::string> sources, require, ops, base;
   std::string format, config;
+  LoadRequest::Layering layering = LoadRequest::Layering::Auto;
   bool no_config = false, warnings_as_errors = false, list_checks = false, include_base = false,
        show_existing = false;
 
@@ -41,8 +43,10 @@ struct CheckCommand {
     options.include_base = options.include_base || include_base;
     options.base = base;
     options.show_existing = show_existing;
+    options.layering = layering;
     if (show_existing && base.empty()) throw InputError("--show-existing needs --base SOURCE (the sources before the change)");
     CheckResult result = run_check(sources, options);
+    for (const auto& note : result.notes) log_note("{}", note);
     if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
     else if (format == "sarif") write_stdout(findings_sarif(result, DISPATCHCTL_VERSION).dump(2) + "\n");
     else if (format == "github") write_stdout(findings_github(result));
@@ -62,6 +66,7 @@ void setup_check(CLI::App& app, int& exit_code) {
                   "Sources as -m takes them (manifest files, -, builtin:VERSION, python[:P], torchgen:PATH, "
                   "torchgen-backend:FILE), layered in order (builtin: and python: first)");
   add_format_option(sub, command->format, {"text", "json", "sarif", "github", "markdown"});
+  add_layer_options(sub, command->layering);
   sub->add_option("--require", command->require,
                   "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "
                   "its runtime keys the operator has backend kernels for");

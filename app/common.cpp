@@ -120,9 +120,13 @@ void add_registry_options(CLI::App* command, RegistryOptions& options) {
                       "manifest that defines no aten:: operator is layered over its release's "
                       "built-in registry. Default: " + std::string(k_default_registry))
       ->type_name("FILE");
+  add_layer_options(command, options.layering);
+}
+
+void add_layer_options(CLI::App* command, LoadRequest::Layering& layering) {
   using Layering = LoadRequest::Layering;
   command
-      ->add_option("--layer", options.layering,
+      ->add_option("--layer", layering,
                    "Whether a first manifest goes over its release's built-in registry: auto (unless it is a "
                    "whole registry: it defines aten:: operators or PyTorch's fallbacks; a note says which), "
                    "builtin (always), bare (never)")
@@ -131,7 +135,7 @@ void add_registry_options(CLI::App* command, RegistryOptions& options) {
           CLI::ignore_case))
       ->type_name("auto|builtin|bare");
   command->add_flag_callback(
-      "--bare", [&options] { options.layering = Layering::Bare; },
+      "--bare", [&layering] { layering = Layering::Bare; },
       "Same as --layer bare: load -m files as they are");
 }
 

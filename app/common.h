@@ -21,6 +21,8 @@ struct RegistryOptions {
 
 // -m/--manifest FILE|builtin:VERSION|python[:P], repeatable; --bare.
 void add_registry_options(CLI::App* command, RegistryOptions& options);
+// --layer auto|builtin|bare and --bare alone (check takes its sources as arguments).
+void add_layer_options(CLI::App* command, LoadRequest::Layering& layering);
 std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
 
 // For a registry a command is done with just before the process ends: the

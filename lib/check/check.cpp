@@ -81,12 +81,14 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
           result.findings.push_back(std::move(f));
         }
     }
+    result.notes.insert(result.notes.begin(), base.notes.begin(), base.notes.end());
     compare_to_base(result, std::move(base), options.show_existing);
     return result;
   }
-  CheckLoad load = load_for_check(sources);
+  CheckLoad load = load_for_check(sources, options.layering);
   CheckResult result;
   result.sources = sources;
+  result.notes = std::move(load.notes);
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check/finding.h"
+#include "load/load_registry.h"
 #include "registry/registry.h"
 
 namespace dispatchctl {
@@ -28,6 +29,9 @@ struct CheckOptions {
   // Non-empty: only the findings the change brings are reported.
   std::vector<std::string> base;
   bool show_existing = false;  // with base: list the pre-existing findings too
+  // --layer: whether a first manifest file goes over its release's built-in
+  // registry, by the rule every command follows (load/load_registry.h).
+  LoadRequest::Layering layering = LoadRequest::Layering::Auto;
 };
 
 // dispatchctl.json: {"dispatchctl_check": 1, "rules": {"ID": "off|note|warning|error"},
@@ -39,6 +43,9 @@ struct CheckResult {
   std::vector<Finding> findings;  // sorted: source order, line, column, rule
   std::string torch_version;
   std::vector<std::string> sources;
+  // What the layering rule decided for a first manifest file, one note per
+  // file (the base's too with CheckOptions::base): the caller shows them.
+  std::vector<std::string> notes;
   size_t operators_checked = 0;
   // The registry checked (null when nothing loaded): the caller decides when
   // to free it (the CLI leaves it to the process exit, app/common.h).

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 
 #include "builtin/builtin.h"
 #include "registry/manifest.h"
@@ -69,7 +70,7 @@ std::string_view refusal_rule(Registry::Refusal r) {
 
 }  // namespace
 
-CheckLoad load_for_check(const std::vector<std::string>& sources) {
+CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::Layering layering) {
   CheckLoad out;
   // Every source form through the one parser of -m values (load/source_spec.h).
   std::vector<SourceSpec> specs;
@@ -93,15 +94,27 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
   for (size_t i = bases; i < specs.size(); ++i) {
     const std::string& source = specs[i].argument;
     if (torchgen::load_torchgen_source_for_check(specs[i], out.registry, out.findings, out.manifest_files)) continue;
+    std::optional<ManifestDocument> manifest;
     try {
-      const std::string text = read_input_file(source);
-      ManifestDocument manifest = read_manifest(text, source, {builtin_releases()});
-      if (!out.registry) {
-        out.registry = std::make_unique<Registry>(*manifest.catalogue, manifest.torch_version);
-      }
+      manifest = read_manifest(read_input_file(source), source,
+                               {builtin_releases(), out.registry ? &out.registry->catalogue() : nullptr});
+    } catch (const InputError& e) {
+      out.findings.push_back(load_error(source, e.what()));
+      continue;
+    }
+    if (!out.registry) {
+      // The layering rule every command follows (--layer). Outside the
+      // findings: a flag that cannot be honoured and the base registry
+      // (PyTorch's own state) are input errors.
+      LayeringDecision decision = decide_layering(*manifest, layering);
+      if (!decision.base.empty()) out.registry = load_registry({decision.base});
+      if (!decision.note.empty()) out.notes.push_back(std::move(decision.note));
+    }
+    try {
+      if (!out.registry) out.registry = std::make_unique<Registry>(*manifest->catalogue, manifest->torch_version);
       out.registry->on_refused = sink;
       out.manifest_files.push_back(source);  // even if it loads only in part
-      apply_manifest(*out.registry, manifest);
+      apply_manifest(*out.registry, std::move(*manifest));
     } catch (const InputError& e) {
       out.findings.push_back(load_error(source, e.what()));
     }

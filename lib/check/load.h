@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "check/finding.h"
+#include "load/load_registry.h"
 #include "registry/registry.h"
 
 namespace dispatchctl {
@@ -16,9 +17,13 @@ struct CheckLoad {
   std::unique_ptr<Registry> registry;  // null when nothing could be loaded
   std::vector<std::string> manifest_files;  // non-builtin sources that loaded at least in part
   std::vector<Finding> findings;            // severities still the rules' defaults
+  std::vector<std::string> notes;           // the layering rule's (load/load_registry.h), for stderr
 };
 
-CheckLoad load_for_check(const std::vector<std::string>& sources);
+// A first manifest file goes over its release's built-in registry as the
+// loading layer's rule says (decide_layering, `--layer`), like every command.
+CheckLoad load_for_check(const std::vector<std::string>& sources,
+                         LoadRequest::Layering layering = LoadRequest::Layering::Auto);
 
 // Fills line and column of findings in manifest files from their JSON
 // pointers (util/json_locate.h); each file is read once.

@@ -112,44 +112,49 @@ bool redeclares_fallbacks(const ManifestDocument& manifest, const BuiltinRegistr
   return false;
 }
 
+}  // namespace
+
 // The layering rule (README "Layering"): a first manifest that is not a whole
 // registry goes over its release's built-in registry; --layer builtin always
 // layers, --layer bare (--bare) never. A manifest taken for a whole registry
 // because it defines aten:: operators is told in a note, naming one: a
 // backend manifest defining one by mistake would otherwise flip to bare
 // loading silently (issue 24 item 5).
-void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest,
-                          const LoadRequest& request, std::vector<std::string>& notes) {
+LayeringDecision decide_layering(const ManifestDocument& manifest, LoadRequest::Layering layering) {
   using Layering = LoadRequest::Layering;
-  if (registry || request.layering == Layering::Bare) return;
+  if (layering == Layering::Bare) return {};
   const BuiltinRegistry* base = find_builtin(major_minor(manifest.torch_version));
-  auto note = [&notes](const std::string& text) { notes.push_back(text); };
   const std::string base_name = base ? std::string(k_builtin_prefix) + std::string(base->version) : "";
-  if (request.layering == Layering::Auto) {
-    if (base && redeclares_fallbacks(manifest, *base)) return;
-    if (manifest.whole_registry) {
-      note(manifest.source + ": loaded alone: it defines " + manifest.first_aten_definition +
-           (manifest.aten_definitions > 1 ? " and " + std::to_string(manifest.aten_definitions - 1) + " more aten:: operators"
-                                          : "") +
-           ", so the layering rule takes it for a whole registry" +
-           (base ? "; --layer builtin layers it over " + base_name : ""));
-      return;
-    }
+  if (layering == Layering::Auto) {
+    if (base && redeclares_fallbacks(manifest, *base)) return {};
+    if (manifest.whole_registry)
+      return {"", manifest.source + ": loaded alone: it defines " + manifest.first_aten_definition +
+                      (manifest.aten_definitions > 1
+                           ? " and " + std::to_string(manifest.aten_definitions - 1) + " more aten:: operators"
+                           : "") +
+                      ", so the layering rule takes it for a whole registry" +
+                      (base ? "; --layer builtin layers it over " + base_name : "")};
   }
-  if (request.layering == Layering::Builtin && !base)
+  if (layering == Layering::Builtin && !base)
     throw InputError(manifest.source + ": --layer builtin: no registry of PyTorch " + manifest.torch_version +
                      " is built in (built in: " + builtin_registry_names() + "); use --layer auto or bare");
-  if (!base || (manifest.has_profile && manifest.catalogue->version() != major_minor(base->version))) {
-    note(manifest.source + ": defines no aten:: operators, and no registry of PyTorch " +
-         manifest.torch_version + " is built in: loaded bare (export that torch's whole registry "
-         "with 'dispatchctl export' and pass it first to layer over it)");
-    return;
-  }
-  const SourceSpec base_spec = parse_source_spec(std::string(k_builtin_prefix) + std::string(base->version));
-  load_builtin(registry, base_spec, request.only);
-  note(manifest.source + ": layered over " + base_spec.text +
-       (request.layering == Layering::Builtin ? " (--layer builtin)"
-                                              : " (it defines no aten:: operators; --bare loads it alone)"));
+  if (!base || (manifest.has_profile && manifest.catalogue->version() != major_minor(base->version)))
+    return {"", manifest.source + ": defines no aten:: operators, and no registry of PyTorch " +
+                    manifest.torch_version + " is built in: loaded bare (export that torch's whole registry "
+                    "with 'dispatchctl export' and pass it first to layer over it)"};
+  return {base_name, manifest.source + ": layered over " + base_name +
+                         (layering == Layering::Builtin ? " (--layer builtin)"
+                                                        : " (it defines no aten:: operators; --bare loads it alone)")};
+}
+
+namespace {
+
+void layer_base_if_needed(std::unique_ptr<Registry>& registry, const ManifestDocument& manifest,
+                          const LoadRequest& request, std::vector<std::string>& notes) {
+  if (registry) return;
+  LayeringDecision decision = decide_layering(manifest, request.layering);
+  if (!decision.base.empty()) load_builtin(registry, parse_source_spec(decision.base), request.only);
+  if (!decision.note.empty()) notes.push_back(std::move(decision.note));
 }
 
 // A manifest file applied while it is read (registry/manifest.h) when it

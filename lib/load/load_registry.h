@@ -38,6 +38,16 @@ struct LoadRequest {
   bool python_recorded = false;
 };
 std::unique_ptr<Registry> load_registry(const LoadRequest& request);
+// The layering rule alone, for a loader of its own (check's): what goes under
+// `manifest` when it is the first source. `base` is the built-in registry to
+// load first ("" for none); `note` says why, to be shown as a note ("" when
+// the rule has nothing to say). InputError for --layer builtin without a
+// built-in registry of its release.
+struct LayeringDecision {
+  std::string base;
+  std::string note;
+};
+LayeringDecision decide_layering(const ManifestDocument& manifest, LoadRequest::Layering layering);
 // The same with the defaults (layering as README "Layering by default" says).
 std::unique_ptr<Registry> load_registry(const std::vector<std::string>& sources,
                                         const OperatorFilter& only = {});

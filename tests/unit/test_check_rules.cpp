@@ -145,7 +145,7 @@ TEST_CASE("check: required-key, scope, config and warnings-as-errors") {
       R"({"dispatchctl_check": 1, "rules": {"kernel-override": "off", "cia-with-backend-kernel": "note"}})",
       "dispatchctl.json");
   r = run_check({manifest("kernel_override_1_13.json")}, options);
-  CHECK(r.findings.empty());
+  CHECK(of_rule(r, "kernel-override").empty());
   r = run_check({manifest("cia_with_cpu.json")}, options);
   REQUIRE(r.findings.size() == 1);
   CHECK(r.findings[0].severity == Severity::Note);
@@ -205,13 +205,17 @@ TEST_CASE("check: kernel-override on a real registry matches PyTorch 1.13.1's wa
 TEST_CASE("check: stale-live-row when CIA is registered before CEA, not the other way round") {
   // §3.3: CIA before CEA -> AutogradCPU keeps running the math kernel although
   // the recomputed table no longer shows it; CEA before CIA -> both agree.
-  CheckResult r = run_check({manifest("cia_with_cea.json")}, {});
+  // Bare: the manifest's own dispatcher (over builtin:2.14.1 its fallbacks
+  // fill AutogradOther and Autograd*, a second cause).
+  CheckOptions bare;
+  bare.layering = LoadRequest::Layering::Bare;
+  CheckResult r = run_check({manifest("cia_with_cea.json")}, bare);
   auto found = of_rule(r, "stale-live-row");
   REQUIRE(found.size() == 1);
   // One cause, said once for every stale key (the message lists the keys).
   CHECK(found[0].details.rfind("all 34: runs math kernel mix_math", 0) == 0);
   CHECK(found[0].details.find("\n") == std::string::npos);
-  r = run_check({manifest("cea_then_cia.json")}, {});
+  r = run_check({manifest("cea_then_cia.json")}, bare);
   CHECK(of_rule(r, "stale-live-row").empty());
   CHECK(of_rule(r, "cia-with-backend-kernel").size() == 1);
   // Dumps record no registration order: the real registries are skipped.
@@ -284,4 +288,26 @@ TEST_CASE("check: a manifest that fails to load does not put the base registry i
   CHECK(o.include_base);
   CHECK_FALSE(of_rule(run_check({"builtin:2.14.1", manifest("invalid/syntax.json")}, o),
                       "autogradother-ambiguity").empty());
+}
+
+TEST_CASE("check: a first manifest follows the loading layer's layering rule") {
+  // Layered over its release's registry (issue 24 item 5): 1.13.1's autograd
+  // fallbacks are fallthroughs (lib/builtin/data/torch-1.13.1/fallbacks.json),
+  // so a CPU kernel with no autograd kernel computes no gradient.
+  CheckResult r = run_check({manifest("kernel_override_1_13.json")}, {});
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].find("layered over builtin:1.13.1") != std::string::npos);
+  auto found = of_rule(r, "no-autograd-kernel");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message.find("fallthrough") != std::string::npos);
+  CHECK(r.registry->operators().size() > 2000);
+  // --layer bare: the manifest alone, no note.
+  CheckOptions bare;
+  bare.layering = LoadRequest::Layering::Bare;
+  r = run_check({manifest("kernel_override_1_13.json")}, bare);
+  CHECK(r.notes.empty());
+  CHECK(r.registry->operators().size() == 1);
+  // A whole registry before it: the rule is not asked.
+  r = run_check({"builtin:1.13.1", manifest("kernel_override_1_13.json")}, {});
+  CHECK(r.notes.empty());
 }
