@@ -145,44 +145,4 @@ std::string coverage_html(const CoverageReport& report) {
   return page.html();
 }
 
-std::string coverage_json_text(const CoverageReport& report) {
-  using J = nlohmann::ordered_json;
-  const Catalogue& cat = report.registry->catalogue();
-  J doc = json_document();
-  doc["torch_version"] = report.registry->torch_version();
-  if (std::string note = predicted_registry_note(report.registry->sources); !note.empty())
-    doc["registry_note"] = note;
-  doc["sources"] = report.registry->sources;
-  doc["cpu_only_build"] = report.cpu_only;
-  doc["not_compiled"] = report.not_compiled;
-  if (!report.build_note.empty()) doc["build_note"] = report.build_note;
-  doc["keys"] = J::array();
-  for (std::size_t j = 0; j < report.keys.size(); ++j) {
-    const KeyTotals& t = report.totals[j];
-    doc["keys"].push_back({{"key", cat.name(report.keys[j])},
-                           {"operators", report.operators.size()},
-                           {"working", t.working},
-                           {"percent", working_percent(t.by_outcome, report.operators.size())},
-                           {"outcomes", outcome_counts_json(t.by_outcome)}});
-  }
-  J operators = J::array();
-  for (std::size_t i = 0; i < report.operators.size(); ++i) {
-    J cells = J::array();
-    for (std::size_t j = 0; j < report.keys.size(); ++j) {
-      const Row& row = report.row(i, j);
-      J cell = {{"key", cat.name(report.keys[j])}, {"outcome", outcome_id(report.outcome(i, j))}};
-      if (row.valid()) {
-        cell["tag"] = tag_id(row.rule);
-        cell["provider"] = cat.name(row.rule == Rule::BackendFallback ? row.key : row.provider);
-        cell["kernel"] = row.debug();
-      }
-      cells.push_back(std::move(cell));
-    }
-    operators.push_back({{"name", report.operators[i]->name}, {"cells", std::move(cells)}});
-  }
-  doc["operators"] = std::move(operators);
-  // Compact: a whole registry's report is 65,000 cells; jq pretty-prints it.
-  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 }  // namespace dispatchctl
