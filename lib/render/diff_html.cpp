@@ -44,8 +44,15 @@ std::string diff_html(const DiffResult& result, const std::string& old_label, co
   std::unordered_map<std::string, std::size_t> column;
   for (std::size_t j = 0; j < keys.size(); ++j) column[keys[j]] = j;
   MatrixPage page(MatrixPage::Kind::Diff, "Dispatch table changes", old_label + " \u2192 " + new_label, keys);
+  // Operators only one side has: listed by name, as their rows have no other side.
+  std::vector<std::string> added, removed;
   for (const OperatorDiff& op : result.operators) {
-    if (op.rows.empty()) continue;  // registrations changed, no row did
+    if (op.change == OperatorDiff::Change::Added) added.push_back(op.name);
+    if (op.change == OperatorDiff::Change::Removed) removed.push_back(op.name);
+  }
+  page.set_operator_lists(added, removed);
+  for (const OperatorDiff& op : result.operators) {
+    if (op.rows.empty()) continue;  // added, removed, or registrations changed and no row did
     std::vector<int> before(keys.size(), -1), after(keys.size(), -1);
     for (const RowChange& change : op.rows) {
       const std::size_t j = column.at(change.key);

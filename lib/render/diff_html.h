@@ -1,6 +1,7 @@
 // `diff --format html`: the coverage page's matrix showing only the cells a
-// registration change flips, each drawn before -> after. Reads only the
-// operator names and changed rows of a DiffResult.
+// registration change flips, each drawn before -> after (a cell whose kernel
+// changed but whose outcome did not is marked), and the operators added and
+// removed listed above it. Reads only operator names, changes and changed rows.
 #pragma once
 
 #include <string>

@@ -87,6 +87,11 @@ void MatrixPage::add_row(const std::string& name, const std::string& note, const
   doc_["rows"].push_back(std::move(row));
 }
 
+void MatrixPage::set_operator_lists(const std::vector<std::string>& added, const std::vector<std::string>& removed) {
+  doc_["added"] = added;
+  doc_["removed"] = removed;
+}
+
 std::string MatrixPage::html() const {
   // '<' only occurs inside JSON strings, so \u003c keeps "</script>" out of the data.
   std::string data;
@@ -106,7 +111,7 @@ std::string MatrixPage::html() const {
          "aria-label=\"Filter operators\" autocomplete=\"off\">\n"
          "<select id=\"only\" aria-label=\"Only rows with\"><option value=\"\">every row</option></select>\n"
          "<span id=\"status\"></span>\n</div>\n<ul id=\"legend\"></ul>\n</header>\n"
-         "<main>\n<div class=\"mhead\"><div id=\"keys\" class=\"g\"></div><div id=\"totals\" class=\"g\"></div></div>\n"
+         "<main>\n<section id=\"opchanges\" hidden></section>\n<div class=\"mhead\"><div id=\"keys\" class=\"g\"></div><div id=\"totals\" class=\"g\"></div></div>\n"
          "<div id=\"rows\"></div>\n<p id=\"empty\" hidden>No operator matches.</p>\n</main>\n"
          "<aside id=\"panel\" hidden></aside>\n"
          "<script type=\"application/json\" id=\"data\">";

@@ -26,6 +26,9 @@ class MatrixPage {
   int state(const Catalogue& cat, const Row& row);
   void add_row(const std::string& name, const std::string& note, const std::string& schema,
                const std::vector<std::vector<int>>& states);
+  // Diff pages: the operators only one side has, listed above the matrix
+  // (they have no before/after cells to draw).
+  void set_operator_lists(const std::vector<std::string>& added, const std::vector<std::string>& removed);
   std::string html() const;
 
  private:

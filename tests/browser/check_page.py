@@ -187,6 +187,11 @@ def main():
     ap.add_argument("--click", help="OP,KEY: click that cell, check its provenance")
     ap.add_argument("--expect-line", help="table line the clicked cell must show (default: from --golden)")
     ap.add_argument("--budget-ms", type=float, default=0, help="fail if first render exceeds this")
+    ap.add_argument("--expect-added", help="diff: comma-separated operators the page lists as added, in order")
+    ap.add_argument("--expect-removed", help="diff: comma-separated operators the page lists as removed, in order")
+    ap.add_argument("--expect-kernel-changed", action="append", default=[],
+                    help="diff: OP,KEY whose cell is marked 'kernel changed, same outcome' (repeatable; "
+                         "no other cell may be)")
     args = ap.parse_args()
 
     browser = Browser(args.chromium)
@@ -225,6 +230,41 @@ def main():
             fail("columns %s, expected %s" % (dom["keys"], args.expect_keys))
         if args.budget_ms and report["first"] > args.budget_ms:
             fail("first render took %.0f ms (budget %.0f ms)" % (report["first"], args.budget_ms))
+
+        if args.expect_added is not None or args.expect_removed is not None:
+            lists = browser.js("""(() => { const sec = document.getElementById('opchanges');
+                const names = (c) => [...sec.querySelectorAll('details.' + c + ' li')].map(li => li.textContent);
+                return {hidden: sec.hidden || !sec.checkVisibility(), added: names('added'), removed: names('removed'),
+                        summaries: [...sec.querySelectorAll('summary')].map(e => e.textContent)}; })()""")
+            for what in ("added", "removed"):
+                want = getattr(args, "expect_" + what)
+                want = [n for n in want.split(",") if n] if want is not None else []
+                if lists[what] != want:
+                    fail("operators %s: page lists %s, expected %s" % (what, lists[what], want))
+            if lists["hidden"] != (not lists["added"] and not lists["removed"]):
+                fail("the added/removed operators section is %s" % ("hidden" if lists["hidden"] else "shown"))
+            print("operators added/removed: %s" % " | ".join(lists["summaries"]))
+        if browser.js("JSON.parse(document.getElementById('data').textContent).kind") == "diff":
+            marked = browser.js("""[...document.querySelectorAll('#rows .r > i.kc')].map(i => {
+                const tr = i.parentElement; return tr.id + ',' + document.querySelectorAll('#keys .k')[
+                  [...tr.children].indexOf(i) - 2].textContent; })""")
+            if sorted(marked) != sorted(args.expect_kernel_changed):
+                fail("cells marked 'kernel changed, same outcome': %s, expected %s" % (marked, args.expect_kernel_changed))
+            legend = browser.js("(e => e && e.textContent)(document.querySelector('#legend .kc-legend'))")
+            if not legend or not legend.endswith(" %d" % len(marked)):
+                fail("the legend's kernel-changed entry is %r, expected a count of %d" % (legend, len(marked)))
+            for cell in marked:
+                op, key = cell.split(",")
+                # What a person sees: the marker is drawn (a radial gradient over the diagonal), and the
+                # panel says what changed.
+                look = browser.js("""(() => { const tr = document.getElementById(%s);
+                    const i = tr.children[[...document.querySelectorAll('#keys .k')].map(k => k.textContent).indexOf(%s) + 2];
+                    i.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
+                    return {bg: getComputedStyle(i).backgroundImage, panel: document.getElementById('panel').innerText}; })()""" %
+                                  (json.dumps(op), json.dumps(key)))
+                if "radial-gradient" not in look["bg"] or "kernel changed, same outcome" not in look["panel"]:
+                    fail("cell %s: background %r, panel %r" % (cell, look["bg"], look["panel"][:200]))
+            print("cells marked 'kernel changed, same outcome': %s" % (marked or "none"))
 
         golden = golden_tables(args.golden) if args.golden else None
         not_implemented = not_implemented_kernels(args.state)

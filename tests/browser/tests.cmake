@@ -31,3 +31,19 @@ browser_test(diff_python_meta diff --old builtin:2.14.1 --new builtin:2.14.1 --n
              --click aten::_conj_physical,Meta --expect-line "Meta: registered at /src/mylib/mylib/meta.py:31 [kernel]")
 
 # report's bad-input cases (one line, exit 2, no file) are in tests/cli/cases/report.toml.
+# A backend's change (issue 22 item 5), each layered over builtin:2.14.1:
+# operators added and removed are listed. Marked "kernel changed, same outcome"
+# (the colour cannot show it): aten::mm's PrivateUse1 kernel moved to another
+# file (C++ kernel before and after), and aten::linear's AutogradPrivateUse1 row,
+# once the backend has a PrivateUse1 kernel, goes from the math kernel to
+# PyTorch's generated autograd kernel (VariableType_5.cpp: both the composite
+# outcome, as check_page.py's outcome_from_pytorch reads PyTorch's tags).
+# aten::linear's PrivateUse1 row goes from the math kernel to the backend's
+# kernel: the colour changes, no mark.
+browser_test(diff_backend_change diff --old ${CMAKE_CURRENT_LIST_DIR}/fixtures/npu_v1.json
+             --new ${CMAKE_CURRENT_LIST_DIR}/fixtures/npu_v2.json --format html --
+             --screenshot ${BROWSER_OUT}/diff_backend_change.png --expect-rows 2
+             --expect-added npu::fused_gelu --expect-removed npu::old_gelu
+             --expect-kernel-changed aten::mm,PrivateUse1 --expect-kernel-changed aten::linear,AutogradPrivateUse1
+             --click aten::linear,PrivateUse1
+             --expect-line "PrivateUse1: registered at /src/npu_backend/csrc/ops/linear.cpp:20 [kernel]")

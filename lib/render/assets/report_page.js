@@ -32,11 +32,29 @@ $('keys').innerHTML = '<div class="name"><button data-sort="name">operator</butt
 const onlySelect = $('only');
 onlySelect.innerHTML += OUT.map((o, i) => '<option value="' + i + '">rows with ' + esc(o.label) + '</option>').join('');
 
+// Diff: a changed cell whose outcome (so colour) stayed, e.g. one C++ kernel
+// replaced by another: the kernel changed, which the colours cannot show.
+const kernelOnly = (r, j) => r.states[0][j] >= 0 && r.states[1][j] >= 0 &&
+  outcomeOf(r.states[0][j]) === outcomeOf(r.states[1][j]);
+const KC_LABEL = 'kernel changed, same outcome';
+
 function cellHtml(r, j) {
   if (!DIFF) return '<i class="c' + outcomeOf(r.states[0][j]) + '"></i>';
   const a = r.states[0][j], b = r.states[1][j];
   if (a < 0 && b < 0) return '<i></i>';
-  return '<i class="d" style="--a:var(--c' + outcomeOf(a) + ');--b:var(--c' + outcomeOf(b) + ')"></i>';
+  return '<i class="d' + (kernelOnly(r, j) ? ' kc' : '') + '" style="--a:var(--c' + outcomeOf(a) + ');--b:var(--c' +
+    outcomeOf(b) + ')"></i>';
+}
+
+// Diff: the operators only one side has, listed above the matrix.
+if (DIFF) {
+  const lists = [['added', 'only in the new registry', D.added || []], ['removed', 'only in the old registry', D.removed || []]];
+  const html = lists.filter((l) => l[2].length).map(([what, where, names]) =>
+    '<details class="' + what + '"' + (names.length <= 40 ? ' open' : '') + '><summary>' + fmt(names.length) +
+    ' operator' + (names.length === 1 ? '' : 's') + ' ' + what + ' <span class="where">(' + where + ')</span></summary><ul>' +
+    names.map((n) => '<li>' + esc(n) + '</li>').join('') + '</ul></details>').join('');
+  $('opchanges').innerHTML = html;
+  $('opchanges').hidden = !html;
 }
 
 // Rows live in chunks of CHUNK displayed rows, each laid out only near the
@@ -103,12 +121,14 @@ function place(visible) {
 function totals(visible) {
   const perKey = KEYS.map(() => new Array(OUT.length).fill(0));
   const all = new Array(OUT.length).fill(0);
+  let kernelChanges = 0;
   for (const r of visible) {
     const s = last(r);
     for (let j = 0; j < KEYS.length; j++) {
       if (s[j] < 0) continue;
       const o = outcomeOf(s[j]);
       perKey[j][o]++; all[o]++;
+      if (DIFF && kernelOnly(r, j)) kernelChanges++;
     }
   }
   state.perKey = perKey;
@@ -120,7 +140,9 @@ function totals(visible) {
       return '<div data-key="' + j + '" style="--p:' + (DIFF ? 0 : p) + '%">' + (DIFF ? works : p) + '</div>';
     }).join('');
   $('legend').innerHTML = OUT.map((o, i) => '<li data-o="' + i + '" class="' + (state.only === String(i) ? 'on' : '') +
-    '"><span class="sw c' + i + '"></span>' + esc(o.label) + ' <span class="count">' + fmt(all[i]) + '</span></li>').join('');
+    '"><span class="sw c' + i + '"></span>' + esc(o.label) + ' <span class="count">' + fmt(all[i]) + '</span></li>').join('') +
+    (DIFF ? '<li class="kc-legend" title="the cell\'s kernel changed but its outcome, so its colour, did not">' +
+      '<span class="sw kc"></span>' + KC_LABEL + ' <span class="count">' + fmt(kernelChanges) + '</span></li>' : '');
 }
 
 const state = { filter: '', only: '', sort: 'name', up: true, pinned: null, perKey: [] };
@@ -196,6 +218,8 @@ function showCell(r, j, pin) {
   const key = KEYS[j];
   let html = '<h2>' + esc(r.name) + ' \u00b7 ' + esc(key) + '</h2>' +
     (r.schema >= 0 ? '<p class="schema">' + esc(S[r.schema]) + '</p>' : '');
+  if (DIFF && kernelOnly(r, j))
+    html += '<div class="kc-note"><span class="sw kc"></span>' + KC_LABEL + ': ' + esc(OUT[outcomeOf(r.states[1][j])].label) + ' before and after</div>';
   if (DIFF) html += stateHtml('before: ', key, r.states[0][j]) + stateHtml('after: ', key, r.states[1][j]);
   else html += stateHtml('', key, r.states[0][j]);
   html += '<div class="hint">' + (pin ? 'pinned; Esc or click it again to unpin' : 'click to pin') + '</div>';
@@ -255,7 +279,7 @@ $('filter').addEventListener('input', (e) => { state.filter = e.target.value; ap
 onlySelect.addEventListener('change', (e) => { state.only = e.target.value; apply(); });
 $('legend').addEventListener('click', (e) => {
   const li = e.target.closest('li');
-  if (!li) return;
+  if (!li || li.dataset.o === undefined) return;
   state.only = state.only === li.dataset.o ? '' : li.dataset.o;
   onlySelect.value = state.only;
   apply();
