@@ -6,6 +6,7 @@
 
 #include "check/check.h"
 #include "util/errors.h"
+#include "util/file_io.h"
 
 using namespace dispatchctl;
 
@@ -310,4 +311,36 @@ TEST_CASE("check: a first manifest follows the loading layer's layering rule") {
   // A whole registry before it: the rule is not asked.
   r = run_check({"builtin:1.13.1", manifest("kernel_override_1_13.json")}, {});
   CHECK(r.notes.empty());
+}
+
+TEST_CASE("check: an ambiguity finding on a real registry names a line of one of its two sides") {
+  // A finding on builtin:2.14.1 names a line of PyTorch's own _dispatch_dump
+  // (lib/builtin/data/torch-2.14.1/registry_state.txt.gz, real 2.14.1). The 9
+  // ambiguous AutogradOther tables are CIA + Vulkan: the line must be the
+  // operator's CompositeImplicitAutograd registration or its Vulkan kernel,
+  // inside that operator's "=== NAME" block (issue 24 item 19: one line off
+  // survived the suite).
+  const std::string dump =
+      read_input_file(std::string(DISPATCHCTL_SOURCE_DIR) + "/lib/builtin/data/torch-2.14.1/registry_state.txt.gz");
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < dump.size();) {
+    const size_t end = std::min(dump.find('\n', at), dump.size());
+    lines.push_back(std::string_view(dump).substr(at, end - at));
+    at = end + 1;
+  }
+  const CheckResult r = run_check({"builtin:2.14.1"}, {});
+  const auto found = of_rule(r, "autogradother-ambiguity");
+  REQUIRE(found.size() == 9);
+  for (const auto& f : found) {
+    CAPTURE(f.op);
+    CHECK(f.location.file == "builtin:2.14.1");
+    REQUIRE(f.location.line >= 1);
+    REQUIRE(static_cast<size_t>(f.location.line) <= lines.size());
+    const std::string_view line = lines[static_cast<size_t>(f.location.line) - 1];
+    CAPTURE(line);
+    CHECK((line.rfind("CompositeImplicitAutograd[alias]: ", 0) == 0 || line.rfind("Vulkan: ", 0) == 0));
+    size_t block = static_cast<size_t>(f.location.line) - 1;
+    while (block > 0 && lines[block].rfind("=== ", 0) != 0) --block;
+    CHECK(lines[block] == "=== " + f.op);
+  }
 }
