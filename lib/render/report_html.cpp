@@ -25,9 +25,14 @@ std::string provenance(const Catalogue& cat, const Row& row, Outcome outcome) {
     default:
       text = std::string(tag_text(row.rule)) + " via the registration at " + cat.name(row.provider);
   }
-  if (outcome == Outcome::Python) text += " (from Python: whether it returns is unknown)";
-  else if (outcome != Outcome::Direct) text += "; " + outcome_does(cat, row, outcome);
-  return text;
+  if (outcome == Outcome::Python) return text + " (from Python: whether it returns is unknown)";
+  if (outcome == Outcome::Direct) return text;
+  const std::string does = outcome_does(cat, row, outcome);
+  // A composite's sentence names the rule and the alias itself: say it once
+  // ("default backend kernel via CompositeExplicitAutogradNonFunctional: …"),
+  // not "… via the registration at X; … via X: …" (the screenshot of docs/).
+  if (does.rfind(std::string(tag_text(row.rule)) + " via ", 0) == 0) return does;
+  return text + "; " + does;
 }
 
 std::string origin_of(const Row& row) {

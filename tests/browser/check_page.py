@@ -26,7 +26,7 @@ import websocket  # Debian: python3-websocket
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars", "--remote-debugging-port=0", "--window-size=1400,1000"]
+                  "--hide-scrollbars", "--remote-debugging-port=0"]
 
 
 def fail(message):
@@ -35,9 +35,10 @@ def fail(message):
 
 
 class Browser:
-    def __init__(self, chromium):
+    def __init__(self, chromium, width=1400, height=1000):
         self.profile = tempfile.mkdtemp(prefix="dispatchctl-chromium-")
-        self.proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, "--user-data-dir=" + self.profile, "about:blank"],
+        self.proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, "--window-size=%d,%d" % (width, height),
+                                      "--user-data-dir=" + self.profile, "about:blank"],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = os.path.join(self.profile, "DevToolsActivePort")
         deadline = time.time() + 30
@@ -186,6 +187,7 @@ def main():
     ap.add_argument("--expect-visible", type=int, help="rows left by --filter")
     ap.add_argument("--click", help="OP,KEY: click that cell, check its provenance")
     ap.add_argument("--expect-line", help="table line the clicked cell must show (default: from --golden)")
+    ap.add_argument("--window", default="1400,1000", help="WIDTH,HEIGHT of the page (and the screenshot)")
     ap.add_argument("--budget-ms", type=float, default=0, help="fail if first render exceeds this")
     ap.add_argument("--expect-added", help="diff: comma-separated operators the page lists as added, in order")
     ap.add_argument("--expect-removed", help="diff: comma-separated operators the page lists as removed, in order")
@@ -194,11 +196,12 @@ def main():
                          "no other cell may be)")
     args = ap.parse_args()
 
-    browser = Browser(args.chromium)
+    width, height = (int(n) for n in args.window.split(","))
+    browser = Browser(args.chromium, width, height)
     try:
         for domain in ("Runtime", "Log", "Page", "Network"):
             browser.call(domain + ".enable")
-        browser.call("Emulation.setDeviceMetricsOverride", width=1400, height=1000, deviceScaleFactor=1, mobile=False)
+        browser.call("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
         url = "file://" + os.path.abspath(args.page)
         started = time.time()
         browser.call("Page.navigate", url=url)
