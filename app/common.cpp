@@ -130,9 +130,20 @@ void add_layer_options(CLI::App* command, LoadRequest::Layering& layering) {
                    "Whether a first manifest goes over its release's built-in registry: auto (unless it is a "
                    "whole registry: it defines aten:: operators or PyTorch's fallbacks; a note says which), "
                    "builtin (always), bare (never)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, Layering>{{"auto", Layering::Auto}, {"builtin", Layering::Builtin}, {"bare", Layering::Bare}},
-          CLI::ignore_case))
+      // The word as the enum's number; any other word is refused naming the three
+      // (CLI11's CheckedTransformer would print its internal value table).
+      ->transform(CLI::Validator(
+          [](std::string& word) -> std::string {
+            static const std::map<std::string, Layering> words = {
+                {"auto", Layering::Auto}, {"builtin", Layering::Builtin}, {"bare", Layering::Bare}};
+            std::string lower = word;
+            std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+            const auto it = words.find(lower);
+            if (it == words.end()) return "'" + word + "' is not auto, builtin or bare";
+            word = std::to_string(static_cast<int>(it->second));
+            return "";
+          },
+          ""))
       ->type_name("auto|builtin|bare");
   command->add_flag_callback(
       "--bare", [&layering] { layering = Layering::Bare; },
