@@ -110,7 +110,10 @@ TEST_CASE("live: golden data from PyTorch 1.13.1 (registration order, live answe
     append_torch_table(table, cat, live.computed);
     CHECK(table == scenario["dump_table"].get<std::string>());
     // _dispatch_has_computed_kernel_for_dispatch_key answers from the live table.
-    for (const auto& [key_name, expected] : scenario["has_computed"].items()) {
+    for (const auto& item : scenario["has_computed"].items()) {
+      // Not structured bindings: clang 14 (the sanitizer build) cannot capture one in CAPTURE's lambda.
+      const std::string& key_name = item.key();
+      const auto& expected = item.value();
       CAPTURE(key_name);
       CHECK(live.live(*cat.find(key_name)).valid() == expected.get<bool>());
     }
@@ -118,7 +121,9 @@ TEST_CASE("live: golden data from PyTorch 1.13.1 (registration order, live answe
     // kernels, so we may see more than it does, never fewer).
     if (scenario["check_invariants"] == "raised") CHECK_FALSE(live.stale_keys().empty());
     // Real calls run the live row: the trace must end in the kernel that ran.
-    for (const auto& [preset, call] : scenario["calls"].items()) {
+    for (const auto& item : scenario["calls"].items()) {
+      const std::string& preset = item.key();
+      const auto& call = item.value();
       CAPTURE(preset);
       CallOptions options;
       options.tensors = {preset};

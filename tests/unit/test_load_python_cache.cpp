@@ -126,10 +126,12 @@ TEST_CASE("python cache: an unusable cache runs the export uncached, in a folder
   std::ofstream(not_a_folder) << "x";
   // A cache path under a file, /dev/full (a full device that is no folder),
   // and a home that cannot be made (even by root: /proc takes no folders).
-  for (const auto& [name, value] : std::vector<std::pair<const char*, std::string>>{
+  for (const auto& setting : std::vector<std::pair<const char*, std::string>>{
            {"XDG_CACHE_HOME", not_a_folder.string()},
            {"XDG_CACHE_HOME", "/dev/full"},
            {"XDG_CACHE_HOME", ""}}) {
+    // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in CAPTURE's lambda.
+    const auto& [name, value] = std::pair<const char*, const std::string&>(setting.first, setting.second);
     CAPTURE(value);
     const ScopedEnv cache(name, value);
     const ScopedEnv home("HOME", "/proc/dispatchctl-no-home");
