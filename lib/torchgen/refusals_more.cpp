@@ -11,7 +11,7 @@
 // Release differences: none in the releases the rules files hold (each
 // assert is in 1.13.1's and 2.14.1's torchgen alike).
 #include <algorithm>
-#include <regex>
+#include <cctype>
 #include <set>
 
 #include "torchgen/refusals_detail.h"
@@ -45,24 +45,48 @@ void check_fields(const NativeFunction& f, std::vector<Refusal>& out) {
                                "device_check not allowed to be enabled (" + f.name() + " has no device_check: NoCheck)"));
 }
 
-bool uses_ident(const std::string& formula, const std::string& ident) {
-  return std::regex_search(formula, std::regex("(^|\\W)" + ident + "($|\\W)"));
-}
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-size_t count_ident(const std::string& formula, const std::string& ident) {
-  const std::regex re("(^|\\W)" + ident + "($|\\W)");
-  // Python's re.findall does not overlap matches: "grads grads" counts both
-  // only because the separator is consumed once; the same here.
-  return static_cast<size_t>(std::distance(std::sregex_iterator(formula.begin(), formula.end(), re), std::sregex_iterator()));
-}
+// Python's re.findall of load_derivatives' IDENT_REGEX, r"(^|\W){}($|\W)"
+// (and of GRAD_INDEX_REGEX, r"(?:^|\W)grads\[(\d+)\]" when `indexed`): a
+// match consumes the non-word characters around it, so the next one cannot
+// share them. Without std::regex: thousands of formulas are read per load.
+struct IdentMatches {
+  size_t count = 0;
+  std::vector<int> indices;  // the i of each grads[i] (indexed only)
+};
 
-std::vector<int> grads_indices(const std::string& formula) {
-  static const std::regex re("(?:^|\\W)grads\\[(\\d+)\\]");
-  std::vector<int> out;
-  for (auto it = std::sregex_iterator(formula.begin(), formula.end(), re); it != std::sregex_iterator(); ++it)
-    out.push_back(std::stoi((*it)[1]));
+IdentMatches find_ident(const std::string& text, const std::string& ident, bool indexed) {
+  IdentMatches out;
+  size_t pos = 0;
+  for (size_t at = text.find(ident, pos); at != std::string::npos; at = text.find(ident, pos)) {
+    const bool before = at == 0 || (at - 1 >= pos && !word_char(text[at - 1]));
+    size_t end = at + ident.size();
+    bool after = false;
+    std::string digits;
+    if (indexed) {
+      if (end < text.size() && text[end] == '[') {
+        size_t d = end + 1;
+        while (d < text.size() && std::isdigit(static_cast<unsigned char>(text[d]))) digits += text[d++];
+        after = !digits.empty() && d < text.size() && text[d] == ']';
+        end = d + 1;
+      }
+    } else {
+      after = end == text.size() || !word_char(text[end]);
+      if (end < text.size()) ++end;  // the \W after it is consumed
+    }
+    if (!(before && after)) {
+      pos = at + 1;
+      continue;
+    }
+    ++out.count;
+    if (indexed) out.indices.push_back(std::stoi(digits));
+    pos = end;
+  }
   return out;
 }
+
+bool uses_ident(const std::string& formula, const std::string& ident) { return find_ident(formula, ident, false).count > 0; }
 
 bool is_input(const DifferentiabilityInfo& info, const std::string& names) {
   const std::string first = names.substr(0, names.find(','));
@@ -85,8 +109,8 @@ void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& o
       if (formula.key != key || !is_input(info, formula.names)) continue;
       if (line == 0) line = formula.line;
       grad = grad || uses_ident(formula.text, "grad");
-      grads += count_ident(formula.text, "grads");
-      const std::vector<int> used = grads_indices(formula.text);
+      grads += find_ident(formula.text, "grads", false).count;
+      const std::vector<int> used = find_ident(formula.text, "grads", true).indices;
       indices.insert(indices.end(), used.begin(), used.end());
       for (const auto& r : info.func.returns)
         named = named || (!r.name.empty() && uses_ident(formula.text, "grad_" + r.name));
