@@ -30,6 +30,8 @@ struct SchemaArgument {
   bool kwarg_only = false;
   std::string alias;                          // "a!", "a -> *", "" (as written, without parentheses)
   size_t name_offset = 0;                     // where the name is in the schema text
+  bool is_write() const { return alias.find('!') != std::string::npos; }     // Tensor(a!)
+  bool is_wildcard() const { return alias.find("->") != std::string::npos; }  // Tensor(a -> *)
 };
 
 struct FunctionSchema {
