@@ -99,7 +99,7 @@ bool is_input(const DifferentiabilityInfo& info, const std::string& names) {
 void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& out) {
   std::set<std::string> keys;
   for (const auto& formula : info.formulas) keys.insert(formula.key);
-  const std::string name = info.func.op_name();
+  const std::string name = op_name(info.func);
   for (const std::string& key : keys) {
     bool grad = false, named = false;
     size_t grads = 0;
@@ -145,7 +145,7 @@ void check_more(const TorchgenModel& model, std::vector<Refusal>& out) {
       out.push_back(Refusal{{info.loc.file, od->line}, info.func.full_name(), "output-differentiability-length",
                             "The length of output_differentiability (" + std::to_string(od->length) +
                                 "), does not match the number of outputs (" +
-                                std::to_string(info.func.returns.size()) + ") of " + info.func.op_name(),
+                                std::to_string(info.func.returns.size()) + ") of " + op_name(info.func),
                             std::string(kind_fix("output-differentiability-length"))});
   }
 }
