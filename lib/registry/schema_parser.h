@@ -20,6 +20,7 @@ struct SchemaType {
   std::vector<SchemaType> contained;
   bool tensor_like() const;   // Tensor, Tensor?, Tensor[], Tensor?[] …
   bool tensor_list() const;   // Tensor[] or Tensor?[] (a list of tensors, any length)
+  bool operator==(const SchemaType&) const = default;
 };
 
 struct SchemaArgument {

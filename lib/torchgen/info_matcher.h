@@ -14,9 +14,11 @@
 namespace dispatchctl::torchgen {
 
 // cpp.name(): the base name, "_out" for out= (and scratch) ops.
-inline std::string cpp_name(const FunctionSchema& s) { return base_name(s).to_string() + (is_out_fn(s) ? "_out" : ""); }
+inline std::string cpp_name(const FunctionSchema& s) {
+  return std::string(unqualified_name(s)) + (is_out_fn(s) ? "_out" : "");
+}
 
-inline bool is_foreach(const NativeFunction& f) { return base_name(f.func).base.rfind("_foreach_", 0) == 0; }
+inline bool is_foreach(const NativeFunction& f) { return unqualified_name(f.func).starts_with("_foreach_"); }
 
 // match_differentiability_info, plus load_derivatives' view_copy infos.
 class InfoMatcher {
@@ -30,7 +32,7 @@ class InfoMatcher {
       auto view = by_name.find(name);
       if (view == by_name.end()) continue;
       const FunctionSchema& v = view->second->func;
-      auto copy = by_name.find(base_name(v).to_string() + "_copy" + (v.overload_name.empty() ? "" : "." + v.overload_name));
+      auto copy = by_name.find(std::string(unqualified_name(v)) + "_copy" + (v.overload_name.empty() ? "" : "." + v.overload_name));
       if (copy == by_name.end() || !copy->second->tags.count("view_copy")) continue;
       copies.emplace_back(&copy->second->func, &info);
     }
@@ -62,15 +64,17 @@ class InfoMatcher {
 
 // is_reference_for_foreach: the non-foreach functional op a _foreach_ op derives its formula from.
 inline bool is_reference_for_foreach(const FunctionSchema& foreach_op, const FunctionSchema& ref, bool inplace_ref) {
-  if (base_name(foreach_op).base.substr(std::string("_foreach_").size()) != base_name(ref).base) return false;
-  if (base_name(ref).inplace && !inplace_ref) return false;
+  const BaseOperatorName ref_name = base_name(ref);
+  if (base_name(foreach_op).base.substr(std::string("_foreach_").size()) != ref_name.base) return false;
+  if (ref_name.inplace && !inplace_ref) return false;
   const size_t n = std::min(foreach_op.arguments.size(), ref.arguments.size());
   for (size_t i = 0; i < n; ++i) {
     const SchemaArgument &a = foreach_op.arguments[i], &r = ref.arguments[i];
     if (is_out_argument(a) || is_out_argument(r)) break;
-    const std::string a_type = type_text(a), r_type = type_text(r);
-    const std::string elem = a_type.ends_with("[]") ? a_type.substr(0, a_type.size() - 2) : "";
-    if (r_type != a_type && r_type != elem) return false;
+    // The same type, or the element type of the foreach op's list ("Tensor[]" and "Tensor").
+    const bool same = r.type == a.type && r.size == a.size;
+    const bool element = a.type.kind == SchemaType::Kind::List && !a.size && !r.size && r.type == a.type.contained[0];
+    if (!same && !element) return false;
   }
   return true;
 }

@@ -19,8 +19,9 @@ bool gets_not_implemented_kernel(const NativeFunction& f, const TorchgenModel& m
   if (is_foreach(f) && has_foreach_reference(f, model, rules)) return false;
   const std::string cpp = cpp_name(f.func);
   const std::string wrapper = cpp + (f.func.overload_name.empty() ? "" : "_" + f.func.overload_name);
-  for (const std::string& name : {base_name(f.func).base, base_name(f.func).to_string(), cpp, wrapper})
-    if (rules.autograd_not_implemented_exempt.count(name)) return false;
+  const BaseOperatorName name = base_name(f.func);
+  for (const std::string& exempt : {name.base, name.to_string(), cpp, wrapper})
+    if (rules.autograd_not_implemented_exempt.count(exempt)) return false;
   return std::any_of(f.func.returns.begin(), f.func.returns.end(),
                      [](const SchemaArgument& r) { return is_tensor_like(r.type); });
 }

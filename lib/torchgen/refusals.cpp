@@ -170,7 +170,7 @@ void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const R
                                  "unexpected name for singleton CompositeImplicitAutograd dispatch entry: expected " +
                                      cpp + " but got " + kernel));
   }
-  const std::string base = base_name(f.func).to_string();
+  const std::string base(unqualified_name(f.func));
   const bool factory = base.rfind("new_", 0) == 0 || (base.size() > 5 && base.substr(base.size() - 5) == "_like") ||
                        (has_tensor_options(f.func) && !has_tensor_argument(f.func));
   if (!f.dispatch_written && !f.structured && !f.structured_delegate && factory)

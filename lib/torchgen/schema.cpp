@@ -45,12 +45,25 @@ bool is_named(const SchemaType& type, std::string_view name) {
   return type.kind == SchemaType::Kind::Named && type.name == name;
 }
 
-std::string_view unqualified(const std::string& name) {
-  const size_t ns = name.find("::");
-  return ns == std::string::npos ? std::string_view(name) : std::string_view(name).substr(ns + 2);
+bool is_dunder(std::string_view op) {
+  return op.size() > 4 && op.substr(0, 2) == "__" && op.substr(op.size() - 2) == "__";
+}
+
+// `__iand__`, `add_`: without building the BaseOperatorName (schema_kind is hot).
+bool is_inplace_name(std::string_view op) {
+  if (!is_dunder(op)) return !op.empty() && op.back() == '_';
+  const std::string_view inner = op.substr(2, op.size() - 4);
+  for (std::string_view a : k_augmented)
+    if (inner.size() == a.size() + 1 && inner.front() == 'i' && inner.substr(1) == a) return true;
+  return false;
 }
 
 }  // namespace
+
+std::string_view unqualified_name(const FunctionSchema& s) {
+  const size_t ns = s.name.find("::");
+  return ns == std::string::npos ? std::string_view(s.name) : std::string_view(s.name).substr(ns + 2);
+}
 
 std::string BaseOperatorName::to_string() const {
   if (dunder) return "__" + std::string(inplace ? "i" : "") + base + "__";
@@ -59,11 +72,10 @@ std::string BaseOperatorName::to_string() const {
 
 BaseOperatorName parse_base_operator_name(std::string_view op) {
   BaseOperatorName name;
-  if (op.size() > 4 && op.substr(0, 2) == "__" && op.substr(op.size() - 2) == "__") {
+  if (is_dunder(op)) {
     name.dunder = true;
+    name.inplace = is_inplace_name(op);
     std::string_view inner = op.substr(2, op.size() - 4);
-    for (std::string_view a : k_augmented)
-      if (inner.size() == a.size() + 1 && inner.front() == 'i' && inner.substr(1) == a) name.inplace = true;
     name.base = std::string(name.inplace ? inner.substr(1) : inner);
     return name;
   }
@@ -105,7 +117,7 @@ FunctionSchema parse_torchgen_schema(std::string_view text) {
   return schema;
 }
 
-BaseOperatorName base_name(const FunctionSchema& s) { return parse_base_operator_name(unqualified(s.name)); }
+BaseOperatorName base_name(const FunctionSchema& s) { return parse_base_operator_name(unqualified_name(s)); }
 
 void set_base_name(FunctionSchema& s, const BaseOperatorName& name) {
   const size_t ns = s.name.find("::");
@@ -113,7 +125,7 @@ void set_base_name(FunctionSchema& s, const BaseOperatorName& name) {
 }
 
 std::string op_name(const FunctionSchema& s) {
-  return std::string(unqualified(s.name)) + (s.overload_name.empty() ? "" : "." + s.overload_name);
+  return std::string(unqualified_name(s)) + (s.overload_name.empty() ? "" : "." + s.overload_name);
 }
 
 bool is_out_argument(const SchemaArgument& a) { return a.kwarg_only && a.is_write(); }
@@ -148,7 +160,7 @@ std::vector<const SchemaArgument*> post_self_positional(const FunctionSchema& s)
 }
 
 SchemaKind schema_kind(const FunctionSchema& s) {
-  if (base_name(s).inplace) return SchemaKind::Inplace;
+  if (is_inplace_name(unqualified_name(s))) return SchemaKind::Inplace;
   bool scratch = false;
   for (const auto& a : s.arguments)
     if (is_out_argument(a) && a.name.rfind("_scratch_", 0) == 0) scratch = true;

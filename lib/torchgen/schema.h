@@ -43,6 +43,7 @@ BaseOperatorName parse_base_operator_name(std::string_view text);
 BaseOperatorName base_name(const FunctionSchema& s);
 // Renames keeping the namespace.
 void set_base_name(FunctionSchema& s, const BaseOperatorName& name);
+std::string_view unqualified_name(const FunctionSchema& s);  // "add_", "__iand__"
 std::string op_name(const FunctionSchema& s);  // "add.Tensor", "add_" (no namespace)
 
 // torchgen's Arguments.out: kwarg-only mutable arguments (parse_torchgen_schema

@@ -121,7 +121,7 @@ void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules) {
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];
       manual = manual && f.manual_cpp_binding;
-      const bool exempt_set = rules.set_is_not_a_view && base_name(f.func).to_string() == "set_";
+      const bool exempt_set = rules.set_is_not_a_view && unqualified_name(f.func) == "set_";
       view = view || (f.is_view_op(rules.inplace_view_not_views) && !exempt_set);
       cia = cia && f.has_cia();
       core = core || f.tags.count("core");
