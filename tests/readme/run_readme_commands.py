@@ -96,11 +96,13 @@ def main():
         for f in ["lib/builtin/data/torch-2.14.1/registry_state.txt.gz", "lib/builtin/data/torch-2.14.1/fallbacks.json",
                   "tests/data/torch-2.14.1/torchgen/native_functions.yaml.gz"]:
             shutil.copy(root / f, work / pathlib.Path(f).name)
-        # A git checkout of those files with two commits, so the README's
-        # git:REV:PATH forms (git:HEAD:…, git:HEAD~1:…) read real revisions.
+        # A git checkout of those files with two commits (the first also as
+        # origin/main), so the README's git:REV:PATH forms (git:HEAD:…,
+        # git:HEAD~1:…, torchgen:git:origin/main) read real revisions.
         git = ["git", "-c", "user.name=readme", "-c", "user.email=readme@example.invalid"]
         for step in (["init", "-q", "."], ["add", "-A"], ["commit", "-qm", "base"],
-                     ["commit", "-q", "--allow-empty", "-m", "change"]):
+                     ["commit", "-q", "--allow-empty", "-m", "change"],
+                     ["update-ref", "refs/remotes/origin/main", "HEAD~1"]):
             subprocess.run(git + step, cwd=work, check=True)
         bindir = work / ".bin"
         bindir.mkdir()
