@@ -71,6 +71,14 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     CheckOptions plain = options;
     plain.base.clear();
     CheckResult base = run_check(options.base, plain);
+    // What the change is compared against must load: a base that does not
+    // (no such revision, file or JSON) would make every finding "new" or
+    // "fixed" silently. Its torchgen refusals stay pre-existing findings.
+    for (const Finding& f : base.findings)
+      if (f.rule == "load-error")
+        throw InputError("--base " + f.location.file +
+                         (f.location.line > 0 ? ":" + std::to_string(f.location.line) : std::string()) + ": " +
+                         f.message);
     CheckResult result = run_check(sources, plain);
     if (base.registry && result.registry && result.in_scope) {
       std::vector<Finding> costs;

@@ -4,7 +4,8 @@
 //     lost it (a `dispatch:` table on an operator that had none replaces the
 //     implicit CompositeImplicitAutograd entry), leaving keys without a kernel.
 //   backward-not-implemented: its Autograd kernel became PyTorch's boxed
-//     autograd-not-implemented kernel (no derivatives.yaml formula any more).
+//     autograd-not-implemented kernel (no derivatives.yaml formula any more, or
+//     no CompositeImplicitAutograd kernel to differentiate through any more).
 #include "check/lint_changes.h"
 
 #include "keys/key_summary.h"
@@ -58,12 +59,20 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
     if (!autograd) continue;
     const Kernel* now = op->active(*autograd);
     const Kernel* was = old ? old->active(*autograd) : nullptr;
-    if (not_implemented(now) && (old ? was && !not_implemented(was) : false))
+    // Backward worked before through a formula's Autograd kernel, or through
+    // the CompositeImplicitAutograd kernel's decomposition (no Autograd kernel
+    // of its own: autograd records the ops it calls).
+    const bool differentiated_through_math = old && !was && old->has(cia);
+    if (not_implemented(now) && old && ((was && !not_implemented(was)) || differentiated_through_math))
       out.push_back(at("backward-not-implemented", *op, now,
                        "backward through " + op->name + " will raise \"derivative for " + op->name +
-                           " is not implemented\": derivatives.yaml has no formula for it any more (its Autograd "
-                           "kernel is now PyTorch's autograd-not-implemented kernel); add its `- name:` entry with "
-                           "a formula per differentiable input, or mark the outputs non-differentiable"));
+                           " is not implemented\": " +
+                           (differentiated_through_math
+                                ? "it lost its CompositeImplicitAutograd kernel, which autograd differentiated "
+                                  "through, and derivatives.yaml has no formula for it"
+                                : "derivatives.yaml has no formula for it any more") +
+                           " (its Autograd kernel is now PyTorch's autograd-not-implemented kernel); add its `- name:` "
+                           "entry with a formula per differentiable input, or mark the outputs non-differentiable"));
   }
 }
 

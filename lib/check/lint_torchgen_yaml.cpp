@@ -30,7 +30,10 @@ Finding refusal_finding(const Refusal& r) {
   return out;
 }
 
-// "PATH:LINE: message" -> a finding at PATH:LINE.
+// "PATH:LINE: message" -> a finding at PATH:LINE. What torchgen's own reading
+// of the YAML stops at (YAML syntax, an unknown field, key or tag, a malformed
+// schema, a duplicate operator) is a torchgen refusal of kind "parse" at that
+// line; an input that cannot be read at all (no such file) stays a load-error.
 Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) {
   Finding f;
   f.rule = "load-error";
@@ -44,6 +47,10 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
     char* end = nullptr;
     f.location.line = static_cast<int>(std::strtol(rest, &end, 10));
     f.message = end && end[0] == ':' ? std::string(end + 1 + (end[1] == ' ')) : std::string(rest);
+    if (f.location.line > 0 && !s->text.empty()) {
+      f.rule = std::string(k_rule);
+      f.kind = "parse";
+    }
   }
   if (f.location.file.empty()) f.location.file = inputs.native_functions.path;
   return f;

@@ -1,5 +1,7 @@
 #include "load/source_spec.h"
 
+#include <filesystem>
+
 #include "builtin/builtin.h"
 #include "util/errors.h"
 #include "util/split_list.h"
@@ -36,6 +38,19 @@ void read_options(SourceSpec& spec) {
   }
 }
 
+// A manifest or backend YAML at a revision names a file; torchgen's YAML may
+// be a checkout or folder, the checkout's root when no PATH follows. A file
+// really named "git:…" stays a file (util/file_io reads it as such).
+void read_revision(SourceSpec& spec) {
+  std::error_code no_such_file;
+  if (spec.kind == SourceSpec::Kind::File && std::filesystem::exists(spec.argument, no_such_file)) return;
+  try {
+    spec.at_revision = parse_git_path(spec.argument, spec.kind != SourceSpec::Kind::Torchgen);
+  } catch (const InputError& e) {
+    throw InputError("-m " + spec.text + ": " + (std::string(e.what()).substr(spec.argument.size() + 2)));
+  }
+}
+
 }  // namespace
 
 SourceSpec parse_source_spec(std::string_view text) {
@@ -68,9 +83,11 @@ SourceSpec parse_source_spec(std::string_view text) {
       throw InputError("-m " + std::string(text) + ": nothing after '" + std::string(p.word) +
                        "'; e.g. " + std::string(k_default_registry) +
                        ", python:/usr/bin/python3, torchgen:native_functions.yaml");
+    if (spec.kind == SourceSpec::Kind::Torchgen || spec.kind == SourceSpec::Kind::TorchgenBackend) read_revision(spec);
     return spec;
   }
   if (text.empty()) throw InputError("-m: empty value; give a manifest file or builtin:VERSION");
+  read_revision(spec);
   return spec;
 }
 

@@ -9,12 +9,18 @@
 //   torchgen-backend:FILE             an out-of-tree backend's torchgen YAML
 //   anything else                     a manifest file (JSON, may be gzipped); "-" is
 //                                     standard input (util/file_io reads pipes once)
+// A file or folder as it was at a git revision of the checkout here, in every
+// form that names one: git:REV:PATH (a manifest), torchgen:git:REV[:PATH],
+// torchgen-backend:git:REV:PATH (util/git_show.h; read with `git show`).
 // A new form is one more Prefix entry (and a Kind) in source_spec.cpp.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <optional>
 #include <vector>
+
+#include "util/git_show.h"
 
 namespace dispatchctl {
 
@@ -28,6 +34,9 @@ struct SourceSpec {
   std::string build_backends;
   // python only, from "?import=torchvision,mylib": modules imported before the export.
   std::vector<std::string> imports;
+  // From "git:REV:PATH" in `argument` (which keeps that spelling: the readers
+  // take it); checked here, so a malformed one is refused before any loading.
+  std::optional<GitPath> at_revision;
 };
 
 SourceSpec parse_source_spec(std::string_view text);

@@ -45,6 +45,18 @@ Schema predicted_schema(const PredictedOperator& op) {
 
 bool schema_from_codegen(const Schema& s) { return s.debug.find("RegisterSchema.cpp") != std::string::npos; }
 
+// An operator whose schema torchgen generated and whose YAML entry is gone
+// vanishes with every registration, hand-written ones included. Those name
+// it through what torchgen generates from the entry (OP_DECOMPOSE's
+// ATEN_FN(op), at::_ops::op, at::native::op's declaration), so the build does
+// not compile until they go too; one registered by name alone would be a
+// dangling impl (`schema: (none)`), which PyTorch's own test_dispatch
+// (test_find_dangling_impls: zero expected) refuses. The build an accepted
+// YAML edit leads to has neither.
+bool deleted_by_yaml(const Operator& op, bool predicted, const ReleaseRules& rules) {
+  return !predicted && op.schema && schema_from_codegen(*op.schema) && !rules.schema_template_ops.count(op.name);
+}
+
 }  // namespace
 
 Predictions predict_from_inputs(const TorchgenInputs& inputs, const Catalogue& catalogue,
@@ -137,6 +149,7 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
   for (const Operator& op : base.operators()) {
     done.insert(op.name);
     const auto predicted = predicted_ops.find(op.name);
+    if (deleted_by_yaml(op, predicted != predicted_ops.end(), rules)) continue;
     if (predicted != predicted_ops.end()) {
       Schema schema = predicted_schema(*predicted->second);
       if (op.schema && op.schema->text == schema.text) {

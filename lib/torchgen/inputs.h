@@ -24,7 +24,9 @@ struct TorchgenInputs {
 };
 
 // PATH = a checkout (aten/src/ATen/native/, tools/autograd/), a folder with
-// the files, or native_functions.yaml[.gz]. InputError when nothing fits.
+// the files, or native_functions.yaml[.gz]; each of them as it was at a
+// revision of the checkout here as git:REV[:PATH] (util/git_show.h; no PATH:
+// the checkout's root). InputError when nothing fits.
 TorchgenInputs read_torchgen_inputs(const std::string& path);
 
 struct ParseOptions {

@@ -48,6 +48,11 @@ struct NativeFunction {
   bool manual_kernel_registration = false;
   std::vector<std::string> autogen;
   std::set<std::string> tags;
+  // Fields torchgen only asserts on (refusals_more.cpp): the YAML as written.
+  std::optional<std::string> structured_inherits;
+  std::vector<std::string> cpp_no_default_args;
+  std::optional<std::string> python_module;
+  bool device_check_written_no_check = false;  // device_check: NoCheck (torchgen's default is ExactSame)
   bool generated = false;  // added by torchgen (O2), tag "generated"
   // A generated op copies is_abstract from the op it was made from.
   bool generated_abstract = false;
@@ -67,6 +72,23 @@ struct DifferentiabilityInfo {
   Location loc;
   // Each formula's key ("self", "self, other", "result") with its line.
   std::vector<std::pair<std::string, int>> formula_keys;
+  // Each formula but non_differentiable ones, with its line (backward ones
+  // are keyed by inputs): tools/autograd's check_grad_usage reads them.
+  struct Formula {
+    std::string key;  // the derivatives.yaml dispatch key it is under ("Default" without dispatch:)
+    std::string names;
+    std::string text;
+    int line = 0;
+  };
+  std::vector<Formula> formulas;
+  // output_differentiability as written: its length and line (nullopt when
+  // absent); conditions (strings) instead of True/False are not counted.
+  struct OutputDifferentiability {
+    size_t length = 0;
+    bool conditions = false;
+    int line = 0;
+  };
+  std::optional<OutputDifferentiability> output_differentiability;
   // derivatives.yaml `dispatch:` keys (Default when absent) -> has a real formula.
   std::map<std::string, bool> keys;
   bool has_derivatives() const {

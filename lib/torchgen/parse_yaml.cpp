@@ -133,6 +133,17 @@ struct EntryParser {
     }
   }
 
+  // Read as written; what torchgen asserts on them is in refusals_more.cpp.
+  void parse_asserted_fields(NativeFunction& f, const YAML::Node& entry) const {
+    if (auto n = entry["structured_inherits"]) f.structured_inherits = scalar(n, file, "structured_inherits");
+    if (auto n = entry["python_module"]) f.python_module = scalar(n, file, "python_module");
+    if (auto n = entry["cpp_no_default_args"]) {
+      if (!n.IsSequence()) fail(file, line_of(n), "'cpp_no_default_args' must be a list of argument names ([dim])");
+      for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
+    }
+    if (auto n = entry["device_check"]) f.device_check_written_no_check = n.IsScalar() && n.Scalar() == "NoCheck";
+  }
+
   NativeFunction parse(const YAML::Node& entry) const {
     if (!entry.IsMap()) fail(file, line_of(entry), "expected an entry '- func: ...'");
     NativeFunction f;
@@ -153,6 +164,7 @@ struct EntryParser {
       f.manual_kernel_registration = boolean(n, file, "manual_kernel_registration");
     if (auto n = entry["autogen"]) f.autogen = field_list(scalar(n, file, "autogen"), file, line_of(n), "autogen");
     if (auto n = entry["tags"]) parse_tags(f, n);
+    parse_asserted_fields(f, entry);
     parse_checked_fields(f, entry);
     const std::set<std::string> ignored = ignored_keys();
     if (auto d = entry["dispatch"]) {
@@ -200,10 +212,27 @@ bool is_formula_key(const std::string& var) {
   return var != "name" && var != "dispatch" && var != "output_differentiability";
 }
 
-void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& info) {
+void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& info, const std::string& key) {
   if (!formulas.IsMap()) return;
-  for (const auto& kv : formulas)
-    if (is_formula_key(kv.first.Scalar())) info.formula_keys.emplace_back(kv.first.Scalar(), line_of(kv.first));
+  for (const auto& kv : formulas) {
+    const std::string names = kv.first.Scalar();
+    if (!is_formula_key(names)) continue;
+    info.formula_keys.emplace_back(names, line_of(kv.first));
+    const std::string text = kv.second.IsScalar() ? kv.second.Scalar() : "";
+    if (text != "non_differentiable")
+      info.formulas.push_back({key, names, text, line_of(kv.first)});
+  }
+}
+
+// Top-level in an entry, with or without `dispatch:` (load_derivatives.py pops it first).
+void read_output_differentiability(const YAML::Node& entry, DifferentiabilityInfo& info) {
+  if (const YAML::Node od = entry["output_differentiability"]; od && od.IsSequence()) {
+    DifferentiabilityInfo::OutputDifferentiability written{od.size(), false, line_of(od)};
+    for (const auto& v : od)
+      written.conditions = written.conditions || !(v.IsScalar() && (v.Scalar() == "True" || v.Scalar() == "False" ||
+                                                                      v.Scalar() == "true" || v.Scalar() == "false"));
+    info.output_differentiability = written;
+  }
 }
 
 // A formula other than `non_differentiable` for an input (result: formulas are forward-mode only).
@@ -229,12 +258,13 @@ std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, c
       if (!d.IsMap()) fail(source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
       for (const auto& kv : d) {
         info.keys[keys.checked_key(kv.first.Scalar(), line_of(kv.first))] = has_formula(kv.second);
-        collect_formula_keys(kv.second, info);
+        collect_formula_keys(kv.second, info, kv.first.Scalar());
       }
     } else {
       info.keys["Default"] = has_formula(entry);
-      collect_formula_keys(entry, info);
+      collect_formula_keys(entry, info, "Default");
     }
+    read_output_differentiability(entry, info);
     infos.push_back(std::move(info));
   }
   return infos;

@@ -95,6 +95,23 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"formula-on-cia", "tools/autograd/gen_variable_type.py gen_variable_type_func",
        "a derivatives.yaml formula for an operator with only a CompositeImplicitAutograd kernel",
        "give the operator a dispatch table (backend keys or CompositeExplicitAutograd), or delete the formula"},
+      {"structured-inherits-unstructured", "model.py NativeFunction.__post_init__",
+       "`structured_inherits:` on an operator without `structured: True`",
+       "add `structured: True` (on the out= variant), or drop structured_inherits"},
+      {"cpp-no-default-args", "model.py NativeFunction.__post_init__",
+       "`cpp_no_default_args:` naming an argument the operator does not have, or one without a default",
+       "list only arguments of the schema that have a default value"},
+      {"python-module-method", "model.py NativeFunction.from_yaml",
+       "`python_module:` on an operator with the method variant", "write `variants: function`, or drop python_module"},
+      {"foreach-device-check", "model.py NativeFunction.__post_init__",
+       "a _foreach_ operator without `device_check: NoCheck`", "add `device_check: NoCheck`"},
+      {"derivative-grad-grads", "tools/autograd/load_derivatives.py check_grad_usage",
+       "a derivatives.yaml entry whose backward formulas mix `grad` and `grads` (or `grad_RETURN` with either), "
+       "or use only `grads[0]`",
+       "name the gradient one way: `grad` for a single differentiable output, `grads[i]` for several"},
+      {"output-differentiability-length", "tools/autograd gen_differentiable_outputs (torchgen/api/autograd.py)",
+       "`output_differentiability:` with another number of entries than the operator has outputs",
+       "give one True/False per output of the operator"},
   };
   return kinds;
 }
@@ -250,6 +267,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_groups(model, rules, out);
   check_views(model, rules, out);
   check_derivatives(model, rules, out);
+  check_more(model, out);
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);
   });

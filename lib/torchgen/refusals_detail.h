@@ -18,5 +18,7 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
 void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // tools/autograd: derivatives.yaml against the operators.
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).
+void check_more(const TorchgenModel& model, std::vector<Refusal>& out);
 
 }  // namespace dispatchctl::torchgen

@@ -108,9 +108,10 @@ std::ifstream open_input_file(const std::string& path) {
 
 std::string read_input_file(const std::string& path) {
   // git:REV:PATH — the file as it is at REV in the checkout here (`check --base git:origin/main:my.json`).
-  if (path.rfind("git:", 0) == 0 && path.find(':', 4) != std::string::npos && !std::filesystem::exists(path)) {
-    const size_t colon = path.find(':', 4);
-    std::optional<std::string> text = git_show(path.substr(4, colon - 4), "./" + path.substr(colon + 1));
+  std::error_code no_such_file;
+  if (path.rfind("git:", 0) == 0 && !std::filesystem::exists(path, no_such_file)) {
+    const GitPath at = *parse_git_path(path, true);
+    std::optional<std::string> text = git_show(at.revision, "./" + at.path);
     if (!text) throw InputError(path + ": no such file at that revision (the path is relative to the current directory)");
     if (is_gzip(*text)) return gunzip(*text, path);
     return std::move(*text);

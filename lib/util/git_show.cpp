@@ -56,6 +56,21 @@ Run run_git(std::vector<std::string> args) {
 
 }  // namespace
 
+std::optional<GitPath> parse_git_path(std::string_view text, bool path_required) {
+  constexpr std::string_view prefix = "git:";
+  if (text.substr(0, prefix.size()) != prefix) return std::nullopt;
+  const std::string_view rest = text.substr(prefix.size());
+  const size_t colon = rest.find(':');
+  GitPath out{std::string(rest.substr(0, colon)), colon == std::string_view::npos ? "" : std::string(rest.substr(colon + 1))};
+  if (out.revision.empty())
+    throw InputError(std::string(text) + ": no revision after 'git:'; e.g. git:HEAD:" +
+                     (path_required ? "backend.json" : "aten/src/ATen/native/native_functions.yaml"));
+  if (out.path.empty() && path_required)
+    throw InputError(std::string(text) + ": no file after the revision; give git:" + out.revision +
+                     ":PATH (PATH relative to the current directory, e.g. git:" + out.revision + ":backend.json)");
+  return out;
+}
+
 std::optional<std::string> git_show(const std::string& rev, const std::string& path) {
   if (run_git({"git", "rev-parse", "--verify", "--quiet", rev + "^{commit}"}).status != 0)
     throw InputError("git:" + rev + ": not a revision of the git checkout here (run it in the checkout; "

@@ -6,7 +6,8 @@ Extracts the commands: lines of fenced code blocks that start with
 whole command (`dispatchctl show …` or `trace aten::add.Tensor …`, a command
 word first). Each runs through bash in a scratch folder holding the files the
 README's examples name (my_backend.json, my_ops.json, … from
-tests/readme/files/, examples/, the built-in dump), with this build's dispatchctl first on
+tests/readme/files/, examples/, the built-in dump; a git checkout of them with two
+commits, for git:REV:PATH), with this build's dispatchctl first on
 PATH. A command passes when it exits 0 or 1 (1: an answer or findings, never
 bad input); exit 2 only where the README says "exit 2" next to it.
 
@@ -95,6 +96,14 @@ def main():
         for f in ["lib/builtin/data/torch-2.14.1/registry_state.txt.gz", "lib/builtin/data/torch-2.14.1/fallbacks.json",
                   "tests/data/torch-2.14.1/torchgen/native_functions.yaml.gz"]:
             shutil.copy(root / f, work / pathlib.Path(f).name)
+        # A git checkout of those files with two commits (the first also as
+        # origin/main), so the README's git:REV:PATH forms (git:HEAD:…,
+        # git:HEAD~1:…, torchgen:git:origin/main) read real revisions.
+        git = ["git", "-c", "user.name=readme", "-c", "user.email=readme@example.invalid"]
+        for step in (["init", "-q", "."], ["add", "-A"], ["commit", "-qm", "base"],
+                     ["commit", "-q", "--allow-empty", "-m", "change"],
+                     ["update-ref", "refs/remotes/origin/main", "HEAD~1"]):
+            subprocess.run(git + step, cwd=work, check=True)
         bindir = work / ".bin"
         bindir.mkdir()
         os.symlink(os.path.abspath(a.dispatchctl), bindir / "dispatchctl")

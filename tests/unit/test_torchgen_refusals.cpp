@@ -118,6 +118,34 @@ const Edit k_edits[] = {
      "- name: abs(Tensor self) -> Tensor\n  self: grad * self.sgn()\n  result: handle_r_to_c(result.scalar_type(), "
      "self_t.conj() * self_p.sgn())\n\n",
      "", "- func: _foreach_abs_(", true},
+    // Each of these confirmed refused by the real torchgen of 2.14.1 (Debian's, in the
+    // sid chroot: parse_native_yaml + tools/autograd's gen_autograd on the edited YAML).
+    {"structured-inherits-unstructured", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor\n  structured_inherits: TensorIteratorBase\n  dispatch:\n    CPU: my_op\n",
+     "- func: my_op("},
+    {"cpp-no-default-args", "APPEND",
+     "\n- func: my_op(Tensor self, int dim) -> Tensor\n  cpp_no_default_args: ['dimm']\n  dispatch:\n    CPU: my_op\n",
+     "- func: my_op("},
+    {"python-module-method", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor\n  python_module: nn\n  variants: function, method\n  dispatch:\n"
+     "    CPU: my_op\n",
+     "- func: my_op("},
+    {"foreach-device-check",
+     "- func: _foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]\n  device_check: NoCheck   # foreach "
+     "kernels fall back to slow path when tensor are on different devices\n",
+     "- func: _foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]\n", "- func: _foreach_add.Scalar("},
+    {"derivative-grad-grads", "- name: abs(Tensor self) -> Tensor\n  self: grad * self.sgn()",
+     "- name: abs(Tensor self) -> Tensor\n  self: grad * self.sgn() + grads[0]", "  self: grad * self.sgn() + grads[0]",
+     true},
+    {"derivative-grad-grads", "- name: abs(Tensor self) -> Tensor\n  self: grad * self.sgn()",
+     "- name: abs(Tensor self) -> Tensor\n  self: grads[0] * self.sgn()", "  self: grads[0] * self.sgn()", true},
+    {"output-differentiability-length",
+     "self.sym_sizes(), true)\n  output_differentiability: [True, False]\n  values: gather_with_keepdimed_indices(self_t, "
+     "dim, indices, true)\n\n- name: sort.stable",
+     "self.sym_sizes(), true)\n  output_differentiability: [True]\n  values: gather_with_keepdimed_indices(self_t, dim, "
+     "indices, true)\n\n- name: sort.stable",
+     "  output_differentiability: [True]\n  values: gather_with_keepdimed_indices(self_t, dim, indices, true)\n\n- "
+     "name: sort.stable", true},
 };
 
 }  // namespace
@@ -165,4 +193,17 @@ TEST_CASE("refusals: every reader of the YAML refuses with the same one line") {
             "dispatch table: CompositeImplicitAutograd with that kernel is the default");
   CHECK_THROWS_WITH_AS(torchgen::predict_from_inputs(inputs, *builtin_catalogue("2.14.1"), {}),
                        found[0].to_string().c_str(), InputError);
+}
+
+TEST_CASE("refusals: the same fields written as torchgen accepts them are accepted") {
+  // Each accepted by the real torchgen of 2.14.1 (the sid chroot's, as above).
+  for (const char* entry : {"\n- func: my_op(Tensor self, int dim=0) -> Tensor\n  cpp_no_default_args: ['dim']\n"
+                            "  dispatch:\n    CPU: my_op\n",
+                            "\n- func: my_op(Tensor self) -> Tensor\n  python_module: nn\n  dispatch:\n    CPU: my_op\n"}) {
+    CAPTURE(entry);
+    torchgen::TorchgenInputs inputs = real().inputs;
+    inputs.native_functions.text += entry;
+    const auto found = refusals(inputs);
+    CHECK_MESSAGE(found.empty(), (found.empty() ? "" : found[0].to_string()));
+  }
 }

@@ -1,0 +1,153 @@
+// torchgen's asserts on fields it otherwise only passes through, and
+// tools/autograd's checks of how a derivatives.yaml formula names gradients:
+//   NativeFunction.__post_init__ (torchgen/model.py): structured_inherits
+//     without structured, cpp_no_default_args naming an argument without a
+//     default, a _foreach_ operator without device_check: NoCheck;
+//   NativeFunction.from_yaml: python_module with the method variant;
+//   load_derivatives.py check_grad_usage: `grad` and `grads` mixed, only
+//     `grads[0]`, `grad_RETURN` mixed with either;
+//   api/autograd.py gen_differentiable_outputs: output_differentiability
+//     (True/False) not as long as the operator's returns.
+// Release differences: none in the releases the rules files hold (each
+// assert is in 1.13.1's and 2.14.1's torchgen alike).
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "torchgen/refusals_detail.h"
+#include "util/join.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+void check_fields(const NativeFunction& f, std::vector<Refusal>& out) {
+  if (f.structured_inherits && !f.structured)
+    out.push_back(make_refusal(f, "structured-inherits-unstructured",
+                               "structured_inherits must also imply structured: True (" + f.name() +
+                                   " inherits from " + *f.structured_inherits + " but is not structured)"));
+  std::set<std::string> defaulted;
+  for (const auto& a : f.func.arguments)
+    if (a.default_value) defaulted.insert(a.name);
+  std::vector<std::string> invalid;
+  for (const auto& name : f.cpp_no_default_args)
+    if (!defaulted.count(name)) invalid.push_back(name);
+  if (!invalid.empty())
+    out.push_back(make_refusal(f, "cpp-no-default-args",
+                               "Invalid cpp_no_default_args: " + join(invalid) + " (" + f.name() +
+                                   " has no argument of that name with a default value)"));
+  if (f.python_module && f.variants.count("method"))
+    out.push_back(make_refusal(f, "python-module-method",
+                               "functions in modules cannot be methods (" + f.name() + " has python_module: " +
+                                   *f.python_module + " and the method variant)"));
+  if (f.name().rfind("_foreach", 0) == 0 && !f.device_check_written_no_check)
+    out.push_back(make_refusal(f, "foreach-device-check",
+                               "foreach kernels fall back to slow path when tensor are on different devices, "
+                               "device_check not allowed to be enabled (" + f.name() + " has no device_check: NoCheck)"));
+}
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Python's re.findall of load_derivatives' IDENT_REGEX, r"(^|\W){}($|\W)"
+// (and of GRAD_INDEX_REGEX, r"(?:^|\W)grads\[(\d+)\]" when `indexed`): a
+// match consumes the non-word characters around it, so the next one cannot
+// share them. Without std::regex: thousands of formulas are read per load.
+struct IdentMatches {
+  size_t count = 0;
+  std::vector<int> indices;  // the i of each grads[i] (indexed only)
+};
+
+IdentMatches find_ident(const std::string& text, const std::string& ident, bool indexed) {
+  IdentMatches out;
+  size_t pos = 0;
+  for (size_t at = text.find(ident, pos); at != std::string::npos; at = text.find(ident, pos)) {
+    const bool before = at == 0 || (at - 1 >= pos && !word_char(text[at - 1]));
+    size_t end = at + ident.size();
+    bool after = false;
+    std::string digits;
+    if (indexed) {
+      if (end < text.size() && text[end] == '[') {
+        size_t d = end + 1;
+        while (d < text.size() && std::isdigit(static_cast<unsigned char>(text[d]))) digits += text[d++];
+        after = !digits.empty() && d < text.size() && text[d] == ']';
+        end = d + 1;
+      }
+    } else {
+      after = end == text.size() || !word_char(text[end]);
+      if (end < text.size()) ++end;  // the \W after it is consumed
+    }
+    if (!(before && after)) {
+      pos = at + 1;
+      continue;
+    }
+    ++out.count;
+    if (indexed) out.indices.push_back(std::stoi(digits));
+    pos = end;
+  }
+  return out;
+}
+
+bool uses_ident(const std::string& formula, const std::string& ident) { return find_ident(formula, ident, false).count > 0; }
+
+bool is_input(const DifferentiabilityInfo& info, const std::string& names) {
+  const std::string first = names.substr(0, names.find(','));
+  const std::string trimmed = first.substr(0, first.find_last_not_of(' ') + 1);
+  return std::any_of(info.func.arguments.begin(), info.func.arguments.end(),
+                     [&](const SchemaArgument& a) { return a.name == trimmed; });
+}
+
+// check_grad_usage, per derivatives.yaml dispatch key, over the backward formulas.
+void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& out) {
+  std::set<std::string> keys;
+  for (const auto& formula : info.formulas) keys.insert(formula.key);
+  const std::string name = op_name(info.func);
+  for (const std::string& key : keys) {
+    bool grad = false, named = false;
+    size_t grads = 0;
+    std::vector<int> indices;
+    int line = 0;
+    for (const auto& formula : info.formulas) {
+      if (formula.key != key || !is_input(info, formula.names)) continue;
+      if (line == 0) line = formula.line;
+      grad = grad || uses_ident(formula.text, "grad");
+      grads += find_ident(formula.text, "grads", false).count;
+      const std::vector<int> used = find_ident(formula.text, "grads", true).indices;
+      indices.insert(indices.end(), used.begin(), used.end());
+      for (const auto& r : info.func.returns)
+        named = named || (!r.name.empty() && uses_ident(formula.text, "grad_" + r.name));
+    }
+    auto refuse = [&](std::string reason) {
+      out.push_back(Refusal{{info.loc.file, line}, info.func.full_name(), "derivative-grad-grads", std::move(reason),
+                            std::string(kind_fix("derivative-grad-grads"))});
+    };
+    const bool only_indexed = grads == indices.size();
+    if (grad && grads > 0)
+      refuse("Derivative definition of " + name + " in derivatives.yaml illegally mixes use of 'grad' and 'grads'. "
+             "Consider replacing occurrences of 'grad' with 'grads[0]'");
+    else if (grads > 0 && only_indexed && std::all_of(indices.begin(), indices.end(), [](int i) { return i == 0; }))
+      refuse("Derivative definition of " + name + " in derivatives.yaml solely refers to 'grads[0]'.  If the first "
+             "output is indeed the only differentiable output, replace 'grads[0]' with 'grad'");
+    else if (named && (grad || grads > 0))
+      refuse("Derivative definition of " + name + " in derivatives.yaml illegally mixes use of \"grad_RETURN_NAME\" "
+             "and \"grad\" or \"grads[x]\". Use only one method for identifying gradients.");
+  }
+}
+
+}  // namespace
+
+void check_more(const TorchgenModel& model, std::vector<Refusal>& out) {
+  for (const auto& f : model.functions)
+    if (!f.generated) check_fields(f, out);
+  if (!model.has_derivatives_yaml) return;
+  for (const auto& info : model.derivatives) {
+    check_grad_usage(info, out);
+    const auto& od = info.output_differentiability;
+    if (od && !od->conditions && od->length != info.func.returns.size())
+      out.push_back(Refusal{{info.loc.file, od->line}, info.func.full_name(), "output-differentiability-length",
+                            "The length of output_differentiability (" + std::to_string(od->length) +
+                                "), does not match the number of outputs (" +
+                                std::to_string(info.func.returns.size()) + ") of " + op_name(info.func),
+                            std::string(kind_fix("output-differentiability-length"))});
+  }
+}
+
+}  // namespace dispatchctl::torchgen
