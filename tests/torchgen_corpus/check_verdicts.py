@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""dispatchctl against the REAL torchgen of 2.14.1 on a corpus of YAML edits.
+
+edits.json holds realistic edits of PyTorch 2.14.1's own YAML;
+real-2.14.1.json is what that release's real torchgen did with each
+(tools/torchgen-judge.py, run with Debian sid's python3-torch 2.14.1: the
+golden is PyTorch's verdict, never dispatchctl's). For every edit:
+- torchgen refused it: `check` reports a torchgen-refusal error at the edited
+  entry (file and line), and `show` refuses the YAML with one line naming
+  that file:line, exit 2;
+- torchgen accepted it: `check` reports no torchgen-refusal and `show`
+  loads it (exit 0); with `--base` (the unchanged YAML) the findings are
+  exactly the edit's `costs` (rule and operator): none for a harmless edit.
+Usage: check_verdicts.py DISPATCHCTL [EDIT_ID...]"""
+import concurrent.futures
+import gzip
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+YAML = HERE.parent / "data" / "torch-2.14.1" / "torchgen"  # the shipped files, as in ../shared/data
+FILES = ("native_functions.yaml", "tags.yaml", "derivatives.yaml")
+
+
+def shipped_yaml():
+    return {name: gzip.decompress((YAML / (name + ".gz")).read_bytes()).decode() for name in FILES}
+
+
+def edited(texts, edit):
+    texts = dict(texts)
+    if "append" in edit:
+        texts[edit["file"]] += edit["append"]
+    else:
+        assert edit["from"] in texts[edit["file"]], f"{edit['id']}: `from` not in {edit['file']}"
+        texts[edit["file"]] = texts[edit["file"]].replace(edit["from"], edit["to"], 1)
+    return texts
+
+
+def write(texts, folder):
+    folder.mkdir()
+    for name, text in texts.items():
+        (folder / name).write_text(text)
+
+
+def entry_lines(text, needle, start):
+    """The lines of the YAML entry whose first line starts with `needle`
+    (searched from `start`): a refusal may name the entry or a line in it."""
+    at = text.find(needle, start)
+    assert at >= 0, needle
+    first = text.count("\n", 0, at) + 1
+    following = [text.find(marker, at + 1) for marker in ("\n- func:", "\n- name:", "\n- tag:")]
+    end = min([f for f in following if f >= 0], default=len(text))
+    return range(first, text.count("\n", 0, end) + 2)
+
+
+def run(binary, *args):
+    return subprocess.run([binary, *args], capture_output=True, text=True, timeout=120)
+
+
+def judge(binary, texts, edit, verdict):
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        base, change = pathlib.Path(tmp) / "base", pathlib.Path(tmp) / "change"
+        write(texts, base)
+        after = edited(texts, edit)
+        write(after, change)
+        checked = run(binary, "check", "builtin:2.14.1", f"torchgen:{change}", "--base", "builtin:2.14.1",
+                      "--base", f"torchgen:{base}", "--format", "json")
+        if checked.returncode == 2:
+            return [f"check refused its input: {checked.stderr.strip()}"]
+        findings = json.loads(checked.stdout)["findings"]
+        refusals = [f for f in findings if f["rule"] == "torchgen-refusal"]
+        shown = run(binary, "show", "aten::add.Tensor", "-m", "builtin:2.14.1", "-m", f"torchgen:{change}")
+        if verdict["verdict"] == "refused":
+            file = edit.get("refused_in", edit["file"])
+            appended_at = len(texts[file]) if "append" in edit and file == edit["file"] else 0
+            lines = entry_lines(after[file], edit["at"], appended_at)
+            where = f"{change / file}:{lines[0]}-{lines[-1]}"
+            if not any(f["location"]["file"] == str(change / file) and f["location"]["line"] in lines
+                       for f in refusals):
+                got = [(f["location"]["file"], f["location"]["line"], f.get("kind")) for f in refusals]
+                problems.append(f"torchgen refused ({verdict['error'].splitlines()[0][:160]}); "
+                                f"check has no torchgen-refusal in {where}: {got}")
+            named = [f"{change / file}:{line}:" for line in lines]
+            if shown.returncode != 2 or len(shown.stderr.strip().splitlines()) != 1 \
+                    or not any(n in shown.stderr for n in named):
+                problems.append(f"show should refuse with one line naming a line in {where}: "
+                                f"exit {shown.returncode}, stderr {shown.stderr.strip()[:300]!r}")
+        else:
+            if refusals:
+                problems.append(f"torchgen accepted; check calls it refused: {refusals[0]['message'][:200]}")
+            if shown.returncode != 0:
+                problems.append(f"torchgen accepted; show exits {shown.returncode}: {shown.stderr.strip()[:300]}")
+            expected = sorted((c["rule"], c["operator"]) for c in edit.get("costs", []))
+            got = sorted((f["rule"], f["operator"]) for f in findings)
+            if expected != got:
+                problems.append(f"with --base the findings should be {expected}, got {got}")
+    return problems
+
+
+def main():
+    binary, only = sys.argv[1], set(sys.argv[2:])
+    edits = json.loads((HERE / "edits.json").read_text())["edits"]
+    verdicts = json.loads((HERE / "real-2.14.1.json").read_text())["verdicts"]
+    texts = shipped_yaml()
+    jobs = [e for e in edits if e["id"] in verdicts and (not only or e["id"] in only)]
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        results = pool.map(lambda e: (e, judge(binary, texts, e, verdicts[e["id"]])), jobs)
+        for edit, problems in results:
+            verdict = verdicts[edit["id"]]["verdict"]
+            print(f"{'FAIL' if problems else 'ok  '} {edit['id']} (torchgen: {verdict})")
+            for problem in problems:
+                print(f"     {problem}")
+            failed += bool(problems)
+    print(f"{len(jobs) - failed}/{len(jobs)} edits judged as the real torchgen 2.14.1 does")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
