@@ -165,6 +165,17 @@ def outcome_from_pytorch(line, not_implemented=()):
     return "direct" if tag == "kernel" else "composite"
 
 
+def followed(op, key, want, golden, needs, not_implemented, depth=0):
+    """A generated composite's cell: what PyTorch's line of its callee (itself followed) at the key says."""
+    callee = needs.get(op + " " + key)
+    if not callee or want != "composite" or depth > 8:
+        return want
+    got = outcome_from_pytorch(golden[callee].get(key), not_implemented.get(callee, ()))
+    got = followed(callee, key, got, golden, needs, not_implemented, depth + 1)
+    return ("composite" if got in ("direct", "composite", "fallback", "fallthrough")
+            else "composite_unknown" if got in ("python", "composite_unknown") else "composite_fails")
+
+
 def name_matches(text, name):
     """The filter box's rule: a glob when it has * or ?, else a substring; case-insensitive."""
     text = text.strip().lower()
@@ -246,11 +257,7 @@ def main():
             for op, outcomes in cells:
                 for key, got in zip(dom["keys"], outcomes):
                     want = outcome_from_pytorch(golden[op].get(key), not_implemented.get(op, ()))
-                    callee = needs.get(op + " " + key)
-                    if callee and want == "composite":
-                        got_callee = outcome_from_pytorch(golden[callee].get(key), not_implemented.get(callee, ()))
-                        want = ("composite" if got_callee in ("direct", "composite", "fallback", "fallthrough")
-                                else "composite_unknown" if got_callee == "python" else "composite_fails")
+                    want = followed(op, key, want, golden, needs, not_implemented)
                     if got != want:
                         wrong.append("%s %s: page %s, PyTorch's line says %s" % (op, key, got, want))
             if wrong:
