@@ -141,14 +141,6 @@ Behaviour fresh_call(TlsGuard guard, std::string does, std::string assumed) {
 
 // A return only the kernel's own code can confirm (hand-written or Python):
 // the trace says "returns, if the kernel does" and marks itself assumed.
-// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such as __iadd__).
-bool is_inplace_operator(std::string_view name) {
-  const size_t colon = name.find("::");
-  std::string_view base = colon == std::string_view::npos ? name : name.substr(colon + 2);
-  base = base.substr(0, base.find('.'));
-  return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
-}
-
 Behaviour returns_if_kernel_does(std::string does, std::string assumed) {
   Behaviour b = returns(std::move(does) + "; returns, if the kernel does (its code decides)", std::move(assumed));
   b.kernel_decides = true;

@@ -47,6 +47,14 @@ std::optional<Behaviour> generated_composite_behaviour(const Registry& registry,
   return b;
 }
 
+// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such as __iadd__).
+bool is_inplace_operator(std::string_view name) {
+  const size_t colon = name.find("::");
+  std::string_view base = colon == std::string_view::npos ? name : name.substr(colon + 2);
+  base = base.substr(0, base.find('.'));
+  return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
+}
+
 std::vector<bool> written_tensor_arguments(const Operator& op) {
   std::vector<bool> written;
   if (!op.schema) return written;

@@ -17,6 +17,10 @@ namespace dispatchctl {
 // holds: the kernel calls that operator from the top (HopAction::CallOperator).
 std::optional<Behaviour> generated_composite_behaviour(const Registry& registry, const Operator& op, const Row& row);
 
+// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such
+// as __iadd__), whose generated autograd kernel checks a leaf in place.
+bool is_inplace_operator(std::string_view name);
+
 // Per Tensor argument of the schema, in order (Tensor[] arguments skipped):
 // whether the operator writes it (an `(a!)` annotation). Empty without a schema.
 std::vector<bool> written_tensor_arguments(const Operator& op);
