@@ -11,6 +11,7 @@
 //   PackedOperator operators[operator_count]   sorted by name, as the dump is
 //   PackedKernel kernels[kernel_count]         per operator, in registration order
 //   PackedFallback fallbacks[fallback_count]   in registration order
+//   PackedGeneratedCall calls[generated_call_count]   by kernel index (Registry::generated_call)
 //   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
 //   char chars[]
 // Kernels refer to keys by name, so a pack stays valid when a catalogue's enum
@@ -27,12 +28,13 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '2'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '3'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
   char magic[8];
   std::uint32_t key_count, operator_count, kernel_count, fallback_count, string_count, chars_size;
+  std::uint32_t generated_call_count;
 };
 
 struct PackedOperator {
@@ -61,6 +63,14 @@ struct PackedFallback {
   std::uint8_t reserved;
 };
 
+// What a generated composite kernel calls (registry.h GeneratedCall).
+struct PackedGeneratedCall {
+  std::uint32_t kernel;  // index into kernels
+  std::uint32_t callee;  // string id of the operator it calls
+  std::uint8_t kind;     // GeneratedCallKind
+  std::uint8_t reserved[3];
+};
+
 // The pack of a registry (what the build-time tool writes). Origins keep only
 // their line: the reader names the source as it was asked for (builtin:2.14).
 std::string write_pack(const Registry& registry);
@@ -68,7 +78,9 @@ std::string write_pack(const Registry& registry);
 // Registers the pack's backend fallbacks as import_torch_fallbacks would
 // (origins "SOURCE fallbacks (/KEY)"), then its operators (those `only`
 // accepts) as import_torch_state would from the dump it was made from: same
-// calls, same order, same origins (source:line). An OperatorPrefixes filter
+// calls, same order, same origins (source:line), with what their generated
+// composites call; an operator such a kernel calls is loaded too, filter or not
+// (what a row of the operator does depends on it). An OperatorPrefixes filter
 // has only the name ranges of its prefixes looked at (names are sorted): the
 // cost of `show OP` does not grow with the pack's operators.
 // InputError "source: pack: what" on a damaged pack. The

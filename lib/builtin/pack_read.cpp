@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <optional>
 
 #include "builtin/pack.h"
 
@@ -28,6 +29,7 @@ class PackView {
     operators_ = section(header_.operator_count, sizeof(PackedOperator));
     kernels_ = section(header_.kernel_count, sizeof(PackedKernel));
     fallbacks_ = section(header_.fallback_count, sizeof(PackedFallback));
+    calls_ = section(header_.generated_call_count, sizeof(PackedGeneratedCall));
     offsets_ = section(std::uint64_t(header_.string_count) + 1, sizeof(std::uint32_t));
     chars_ = section(header_.chars_size, 1);
   }
@@ -39,6 +41,18 @@ class PackView {
     return record<PackedKernel>(kernels_, i);
   }
   PackedFallback fallback(std::uint32_t i) const { return record<PackedFallback>(fallbacks_, i); }
+  // The call recorded for kernel `kernel` (records are by kernel index), if any.
+  std::optional<PackedGeneratedCall> generated_call(std::uint32_t kernel) const {
+    std::uint32_t low = 0, high = header_.generated_call_count;
+    while (low < high) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      const auto call = record<PackedGeneratedCall>(calls_, mid);
+      if (call.kernel == kernel) return call;
+      if (call.kernel < kernel) low = mid + 1;
+      else high = mid;
+    }
+    return std::nullopt;
+  }
   std::string_view key_name(std::uint32_t i) const { return string(record<std::uint32_t>(key_names_, i)); }
 
   std::string_view string(std::uint32_t id) const {
@@ -63,7 +77,7 @@ class PackView {
   std::string_view data_;
   const std::string& source_;
   PackHeader header_{};
-  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, offsets_ = 0, chars_ = 0;
+  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, offsets_ = 0, chars_ = 0;
 };
 
 std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
@@ -77,8 +91,9 @@ std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
 }
 
 // The pack's strings outlive the registry: they are kept, not copied.
+// `callees`: the operators its generated composites call, appended.
 void load_operator(Registry& registry, const PackView& pack, const PackedOperator& op, std::string_view name,
-                   const std::vector<Key>& keys, const std::string& source) {
+                   const std::vector<Key>& keys, const std::string& source, std::vector<std::string_view>& callees) {
   constexpr auto keep = Registry::Strings::Keep;
   if (std::uint64_t(op.first_kernel) + op.kernel_count > pack.header().kernel_count)
     pack.fail("operator '" + std::string(name) + "' has kernels out of range");
@@ -105,6 +120,14 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
     kernel.unboxed = packed.flags & k_kernel_unboxed;
     kernel.origin = Origin{source, {}, static_cast<int>(packed.line)};
     registry.impl(name, kernel, keep);
+    if (const auto call = pack.generated_call(op.first_kernel + i)) {
+      if (call->kind > static_cast<std::uint8_t>(GeneratedCallKind::AutogenFunctional))
+        pack.fail("unknown generated call kind");
+      const std::string_view callee = pack.string(call->callee);
+      registry.record_generated_call(registry.find(name)->registrations.back(), callee,
+                                     static_cast<GeneratedCallKind>(call->kind), keep);
+      callees.push_back(callee);
+    }
   }
 }
 
@@ -146,17 +169,32 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   const std::vector<Key> keys = catalogue_keys(pack, registry.catalogue());
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
   load_fallbacks(registry, pack, keys, source + " fallbacks");
-  auto load = [&](std::uint32_t i) {
+  std::vector<std::string_view> callees;
+  auto load_unfiltered = [&](std::uint32_t i) {
     const PackedOperator op = pack.op(i);
     const std::string_view name = pack.string(op.name);
-    if (only && !only(name)) return;
     if (name.find("::") == std::string_view::npos) pack.fail("operator name '" + std::string(name) + "' has no namespace");
-    load_operator(registry, pack, op, name, keys, source);
+    load_operator(registry, pack, op, name, keys, source, callees);
+  };
+  auto load = [&](std::uint32_t i) {
+    if (!only || only(pack.string(pack.op(i).name))) load_unfiltered(i);
+  };
+  // What the loaded operators' generated composites call, and so on: a row
+  // of theirs is what the callee's row at that key is (table/outcome.h).
+  auto load_callees = [&] {
+    while (!callees.empty()) {
+      const std::string_view callee = callees.back();
+      callees.pop_back();
+      if (registry.find(callee)) continue;
+      const std::uint32_t i = first_at_or_after(pack, callee);
+      if (i < pack.header().operator_count && pack.string(pack.op(i).name) == callee) load_unfiltered(i);
+    }
   };
   const auto* prefixed = only.target<OperatorPrefixes>();
   if (!prefixed) {
     if (!only) registry.reserve_operators(pack.header().operator_count);
     for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) load(i);
+    if (only) load_callees();
     return;
   }
   // Only the operators whose names start with a prefix, in pack (name) order.
@@ -169,6 +207,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   for (const std::uint32_t i : candidates) load(i);
+  load_callees();
 }
 
 std::vector<std::string_view> pack_operator_names(std::string_view data, const std::string& source) {

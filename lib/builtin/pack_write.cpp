@@ -22,7 +22,7 @@ class PackWriter {
     return it->second;
   }
 
-  void add(const Operator& op) {
+  void add(const Registry& registry, const Operator& op) {
     PackedOperator packed{};
     packed.name = string_id(op.name);
     packed.schema = packed.schema_debug = k_no_string;
@@ -38,6 +38,13 @@ class PackWriter {
     packed.kernel_count = static_cast<std::uint32_t>(op.registrations.size());
     // Registration order: replaying it rebuilds each key's newest-first list.
     for (const Kernel& k : op.registrations) {
+      if (const GeneratedCall* call = registry.generated_call(k)) {
+        PackedGeneratedCall pc{};
+        pc.kernel = static_cast<std::uint32_t>(kernels_.size());
+        pc.callee = string_id(call->callee);
+        pc.kind = static_cast<std::uint8_t>(call->kind);
+        calls_.push_back(pc);
+      }
       PackedKernel pk{};
       pk.debug = string_id(k.debug);
       pk.signature = k.signature ? string_id(*k.signature) : k_no_string;
@@ -73,12 +80,14 @@ class PackWriter {
     header.fallback_count = static_cast<std::uint32_t>(fallbacks_.size());
     header.string_count = static_cast<std::uint32_t>(strings_.size());
     header.chars_size = static_cast<std::uint32_t>(chars.size());
+    header.generated_call_count = static_cast<std::uint32_t>(calls_.size());
     std::string out;
     append(out, &header, sizeof header);
     append(out, key_names_.data(), key_names_.size() * sizeof(std::uint32_t));
     append(out, operators_.data(), operators_.size() * sizeof(PackedOperator));
     append(out, kernels_.data(), kernels_.size() * sizeof(PackedKernel));
     append(out, fallbacks_.data(), fallbacks_.size() * sizeof(PackedFallback));
+    append(out, calls_.data(), calls_.size() * sizeof(PackedGeneratedCall));
     append(out, offsets.data(), offsets.size() * sizeof(std::uint32_t));
     out += chars;
     return out;
@@ -97,18 +106,19 @@ class PackWriter {
   std::vector<PackedOperator> operators_;
   std::vector<PackedKernel> kernels_;
   std::vector<PackedFallback> fallbacks_;
+  std::vector<PackedGeneratedCall> calls_;
 };
 
 }  // namespace
 
 std::string write_pack(const Registry& registry) {
-  static_assert(sizeof(PackHeader) == 32 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
-                sizeof(PackedFallback) == 8);
+  static_assert(sizeof(PackHeader) == 36 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
+                sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12);
   PackWriter writer(registry.catalogue());
   // Names first: their characters lie together, in name order, so the name
   // search of a filtered load touches a few pages, not the whole pack.
   for (const Operator& op : registry.operators()) writer.string_id(op.name);
-  for (const Operator& op : registry.operators()) writer.add(op);
+  for (const Operator& op : registry.operators()) writer.add(registry, op);
   for (const Fallback& fb : registry.fallbacks()) writer.add(fb);
   return writer.finish();
 }

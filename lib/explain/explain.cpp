@@ -183,6 +183,16 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
                     "kernel registered directly at AutogradOther resolves the ambiguity (an Autograd "
                     "kernel does not: the ambiguity is decided first)");
   const Outcome outcome = classify_row(cat, row);
+  // A generated composite: what it calls decides (table/outcome.h classify_followed).
+  const RowOutcome followed =
+      classify_followed(registry, op, row, [&](const Operator& o, Key key) { return compute_row(registry, o, key); });
+  if (followed.needs.op)
+    notes.push_back(dependency_text(cat, followed.needs) + ": this kernel is torchgen's generated composite, which "
+                    "calls " + std::string(followed.needs.op->name) + " through the dispatcher; its " +
+                    cat.name(followed.needs.row.key) + " row: " +
+                    outcome_does(cat, followed.needs.row, followed.needs.outcome) +
+                    (outcome_works(followed.outcome) ? "" : "; so a call here " +
+                     std::string(followed.outcome == Outcome::CompositeFails ? "raises" : "ends in a Python kernel")));
   if (row.rule == Rule::BackendFallback && outcome == Outcome::Raises)
     notes.push_back("this is PyTorch " + std::string(cat.version()) +
                     "'s raising Meta backend fallback: a call raises NotImplementedError (\"" +

@@ -83,9 +83,10 @@ void fill_runtime(const Registry& registry, Key k, const std::vector<const Opera
   r.autograd_backends = cat.iterate(cat.backend_set_from_autograd(k));
   r.python_parseable = cat.python_parseable(cat.name(k));
   r.groups = runtime_groups(cat, k);
+  const RowOf row_of = [&](const Operator& o, Key key) { return compute_row(registry, o, key); };
   for (const Operator* op : ops) {
     const Row row = compute_row(registry, *op, k);
-    ++r.outcomes[static_cast<int>(classify_row(cat, row))];
+    ++r.outcomes[static_cast<int>(classify_followed(registry, *op, row, row_of).outcome)];
     const std::string id = group_of(cat, row);
     for (auto& g : r.groups)
       if (g.id == id) {

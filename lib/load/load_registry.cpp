@@ -89,7 +89,8 @@ void load_builtin(std::unique_ptr<Registry>& registry, const SourceSpec& spec,
   registry->sources.push_back(spec.text);
   log_verbose("loaded {} (PyTorch {}'s registry, embedded in the binary): operators: {}{}, backend fallbacks: {}",
               spec.text, registry->torch_version(), registry->operators().size() - operators_before,
-              only ? " (only those the command names)" : "", registry->fallbacks().size() - fallbacks_before);
+              only ? " (only those the command names, and what their generated composites call)" : "",
+              registry->fallbacks().size() - fallbacks_before);
 }
 
 void load_manifest(std::unique_ptr<Registry>& registry, ManifestDocument& manifest) {

@@ -15,7 +15,9 @@ HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, 
   } else {
     r.row_key = computed_row_key(cat, k);  // alias key: PyTorch's error
     r.row = live_row(registry, op, r.row_key);
-    r.outcome = classify_row(cat, r.row);
+    RowOutcome followed = classify_followed(registry, op, r.row, live_row_of(registry));
+    r.outcome = followed.outcome;
+    r.needs = std::move(followed.needs);
     r.verdict = outcome_verdict(r.outcome);
     if (question == HasKernelQuestion::Computed)
       r.answer = r.row.valid() ? HasKernelAnswer::Yes : HasKernelAnswer::No;

@@ -27,6 +27,7 @@ struct HasKernelResult {
   Key row_key = k_undefined;
   Row row;
   Outcome outcome = Outcome::Missing;
+  Dependency needs;  // a generated composite's callee, followed (table/outcome.h)
   RowVerdict verdict = RowVerdict::Unknown;
   // A key of a backend this build has no kernels for: the answer is this build's.
   std::string build_note;

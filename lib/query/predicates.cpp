@@ -35,6 +35,10 @@ Key computed_row_key(const Catalogue& cat, Key k) {
 
 Row live_row(const Registry& registry, const Operator& op, Key k) { return replay_live_table(registry, op).live(k); }
 
+RowOf live_row_of(const Registry& registry) {
+  return [&registry](const Operator& op, Key k) { return live_row(registry, op, k); };
+}
+
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k) {
   return live_row(registry, op, computed_row_key(registry.catalogue(), k)).valid();
 }
@@ -166,7 +170,7 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
     if (q.computed || q.works || q.fails || q.unknown || !q.outcomes.empty()) {
       const Row row = live_row(registry, *op, row_key);
       if (q.computed && !row.valid()) continue;
-      const Outcome outcome = classify_row(cat, row);
+      const Outcome outcome = classify_followed(registry, *op, row, live_row_of(registry)).outcome;
       if (!q.outcomes.empty() && std::find(q.outcomes.begin(), q.outcomes.end(), outcome) == q.outcomes.end())
         continue;
       const RowVerdict verdict = outcome_verdict(outcome);
@@ -185,7 +189,9 @@ OutcomeCounts query_outcome_counts(const Registry& registry, const Query& q) {
   const Key row_key = computed_row_key(cat, *q.key);
   OutcomeCounts counts{};
   const auto ops = q.op_patterns.empty() ? registry.sorted_operators() : select_operators(registry, q.op_patterns);
-  for (const Operator* op : ops) ++counts[static_cast<int>(classify_row(cat, live_row(registry, *op, row_key)))];
+  const RowOf row_of = live_row_of(registry);
+  for (const Operator* op : ops)
+    ++counts[static_cast<int>(classify_followed(registry, *op, live_row(registry, *op, row_key), row_of).outcome)];
   return counts;
 }
 

@@ -23,6 +23,8 @@ Key computed_row_key(const Catalogue& cat, Key k);
 // The row a call uses: PyTorch's live table (lib/live replay, §3.3), which
 // differs from the computed row only for stale rows.
 Row live_row(const Registry& registry, const Operator& op, Key k);
+// live_row as the outcome model reads a generated composite's callee (table/outcome.h RowOf).
+RowOf live_row_of(const Registry& registry);
 // _dispatch_has_computed_kernel_for_dispatch_key: the live row holds a valid
 // kernel (fallthrough fallbacks and the ambiguous kernel included).
 bool has_computed_kernel_for_dispatch_key(const Registry& registry, const Operator& op, Key k);

@@ -98,6 +98,20 @@ void Registry::impl(std::string_view op_name, Kernel kernel, Strings strings) {
   op.present[key >> 6] |= 1ull << (key & 63);
 }
 
+std::string_view generated_call_kind_id(GeneratedCallKind kind) {
+  switch (kind) {
+    case GeneratedCallKind::StructuredOut: return "structured_out";
+    case GeneratedCallKind::AutogenOut: return "autogen_out";
+    case GeneratedCallKind::AutogenFunctional: return "autogen_functional";
+  }
+  return "";
+}
+
+void Registry::record_generated_call(const Kernel& kernel, std::string_view callee, GeneratedCallKind kind,
+                                     Strings strings) {
+  generated_calls_[kernel.sequence] = GeneratedCall{kept(callee, strings), kind};
+}
+
 void Registry::fallback(Fallback fb) {
   if (fallback_slot_[fb.key] >= 0) {
     const Fallback& previous = fallbacks_[fallback_slot_[fb.key]];

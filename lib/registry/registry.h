@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "keys/catalogue.h"
@@ -43,6 +44,22 @@ struct Kernel {
   bool boxed = true;
   bool unboxed = true;
   KernelThen then = KernelThen::Default;  // no effect on tables
+};
+
+// What a kernel torchgen generates calls through the dispatcher, where
+// torchgen fixes it (docs/torchgen-rules.md §3, "generated calls"): the facts
+// come from torchgen's model of the YAML (structured_delegate, autogen), not
+// from operator names. Recorded per kernel by the loaders that know them
+// (torchgen/generated_calls.h; the built-in packs carry them).
+enum class GeneratedCallKind : std::uint8_t {
+  StructuredOut,      // a structured op's CompositeExplicitAutogradNonFunctional kernel: meta, then OP.out
+  AutogenOut,         // an autogen'd out= op's CompositeExplicitAutograd kernel: the functional op, then a copy
+  AutogenFunctional,  // an autogen'd functional op's CompositeExplicitAutograd kernel: the in-place/mutable op on clones
+};
+std::string_view generated_call_kind_id(GeneratedCallKind kind);  // "structured_out" …
+struct GeneratedCall {
+  Text callee;  // "aten::add.out"
+  GeneratedCallKind kind = GeneratedCallKind::StructuredOut;
 };
 
 struct Fallback {
@@ -228,6 +245,16 @@ class Registry {
   std::vector<const Operator*> sorted_operators() const;
   const Fallback* fallback_for(Key k) const;
   const std::vector<Fallback>& fallbacks() const { return fallbacks_; }
+  // The operator a generated kernel calls (GeneratedCall), recorded after the
+  // kernel was registered; nullptr for every other kernel.
+  void record_generated_call(const Kernel& kernel, std::string_view callee, GeneratedCallKind kind,
+                             Strings strings = Strings::Copy);
+  const GeneratedCall* generated_call(const Kernel& kernel) const {
+    if (generated_calls_.empty()) return nullptr;
+    const auto it = generated_calls_.find(kernel.sequence);
+    return it == generated_calls_.end() ? nullptr : &it->second;
+  }
+  std::size_t generated_call_count() const { return generated_calls_.size(); }
   std::uint32_t registration_count() const { return sequence_; }
 
   // Manifests (or builtin names) loaded into this registry, in order.
@@ -251,6 +278,7 @@ class Registry {
   std::vector<Fallback> fallbacks_;
   std::vector<int> fallback_slot_;  // by key: index into fallbacks_, or -1
   std::uint32_t sequence_ = 0;
+  std::unordered_map<std::uint32_t, GeneratedCall> generated_calls_;  // by the kernel's sequence
 };
 
 // Registers without the signature check while in scope: PyTorch's own dumps

@@ -44,6 +44,11 @@ std::string row_text(const Catalogue& cat, const HasKernelResult& r) {
   std::string text;
   if (r.question == HasKernelQuestion::Computed) {
     text = row_words + (row.valid() ? " holds a kernel [" + std::string(tag_text(row.rule)) + "]" : " is missing");
+  } else if (r.needs.op) {
+    // A generated composite: what it calls decides (table/outcome.h classify_followed).
+    text = row_words + " runs torchgen's generated composite via " + cat.name(row.provider) + ", which calls " +
+           std::string(r.needs.op->name) + "; its " + cat.name(r.needs.row.key) + " row: " +
+           outcome_does(cat, r.needs.row, r.needs.outcome);
   } else {
     switch (r.verdict) {
       case RowVerdict::Works: text = row_words + " works: " + outcome_does(cat, row, r.outcome); break;
@@ -96,6 +101,10 @@ nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernel
       doc["language"] = language_id(row_language(r.row));
     }
     doc["outcome"] = outcome_id(r.outcome);
+    if (r.needs.op) {
+      doc["needs"] = r.needs.op->name;
+      doc["needs_outcome"] = outcome_id(r.needs.outcome);
+    }
     doc["verdict"] = verdict_word(r.verdict);
   }
   if (!r.build_note.empty()) doc["build_note"] = r.build_note;

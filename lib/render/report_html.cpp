@@ -71,10 +71,14 @@ int MatrixPage::intern(const std::string& text) {
   return it->second;
 }
 
-int MatrixPage::state(const Catalogue& cat, const Row& row) {
-  const Outcome outcome = classify_row(cat, row);
+int MatrixPage::state(const Catalogue& cat, const Row& row) { return state(cat, row, classify_row(cat, row), {}); }
+
+int MatrixPage::state(const Catalogue& cat, const Row& row, Outcome outcome, const Dependency& needs) {
   const int tail = row.valid() ? intern(table_line_tail(cat, row)) : -1;
-  const int why = intern(provenance(cat, row, outcome));
+  // A generated composite says what it needs first: "composite; needs aten::add.out (missing)".
+  // Short and without the key, so a page of 65,000 cells holds one such string per callee and outcome.
+  const int why = intern(needs.op ? dependency_text(cat, needs) + ": torchgen's generated composite"
+                                  : provenance(cat, row, outcome));
   const std::string where = origin_of(row);
   const int origin = where.empty() ? -1 : intern(where);
   const int o = static_cast<int>(outcome);
@@ -149,7 +153,8 @@ std::string coverage_html(const CoverageReport& report) {
     const Operator& op = *report.operators[i];
     std::vector<int> cells;
     cells.reserve(keys.size());
-    for (std::size_t j = 0; j < keys.size(); ++j) cells.push_back(page.state(cat, report.row(i, j)));
+    for (std::size_t j = 0; j < keys.size(); ++j)
+      cells.push_back(page.state(cat, report.row(i, j), report.outcome(i, j), report.dependency(i, j)));
     page.add_row(op.name, "", op.schema ? op.schema->text : "", {cells});
   }
   return page.html();

@@ -24,6 +24,9 @@ class MatrixPage {
   // A cell state: its outcome, PyTorch's table line (without "KEY: "), the
   // rule and registration that filled it, and where that was loaded from.
   int state(const Catalogue& cat, const Row& row);
+  // The same with the outcome given (generated composites followed: report's
+  // CoverageReport), saying what a generated composite needs.
+  int state(const Catalogue& cat, const Row& row, Outcome outcome, const Dependency& needs);
   void add_row(const std::string& name, const std::string& note, const std::string& schema,
                const std::vector<std::vector<int>>& states);
   // Diff pages: the operators only one side has, listed above the matrix

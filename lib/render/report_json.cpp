@@ -89,6 +89,10 @@ std::string coverage_json_text(const CoverageReport& report) {
         append_field(out, "provider", cat.name(row.rule == Rule::BackendFallback ? row.key : row.provider));
         append_field(out, "kernel", row.debug());
       }
+      if (const Dependency& needs = report.dependency(i, j); needs.op) {
+        append_field(out, "needs", needs.op->name);
+        append_field(out, "needs_outcome", outcome_id(needs.outcome));
+      }
       out += '}';
     }
     out += "]}";

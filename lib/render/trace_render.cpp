@@ -137,7 +137,11 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
       result += trace.assumed ? "returns if " + cat.name(trace.hops.back().row.key) + "'s kernel does (assumed)"
                               : "completed";
       break;
-    case Trace::Outcome::Raised: result += "PyTorch raises " + trace.hops.back().error_type; break;
+    case Trace::Outcome::Raised:
+      result += "PyTorch raises " + trace.hops.back().error_type;
+      // The raise is certain; its text only if the composite's meta function lets the call through.
+      if (!trace.error_caveat.empty()) result += " (certain; this text unless " + trace.error_caveat + ")";
+      break;
     case Trace::Outcome::Handoff: result += "handed off (not modelled further)"; break;
   }
   result += " after " + std::to_string(trace.hops.size()) + " hop" + (trace.hops.size() == 1 ? "" : "s");
@@ -157,6 +161,7 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
   j["calls"] = nlohmann::ordered_json::array();
   for (const auto& call : trace.calls) {
     nlohmann::ordered_json c;
+    c["operator"] = call.op;
     c["reason"] = call.reason;
     c["arguments"] = nlohmann::ordered_json::array();
     for (const auto& a : call.arguments) {
@@ -193,6 +198,7 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
     if (!hop.guard.name.empty())
       o["guard"] = {{"name", hop.guard.name}, {"excludes", hop.guard.keys}};
     if (!hop.consequence.empty()) o["consequence"] = hop.consequence;
+    if (hop.action == HopAction::CallOperator) o["callee"] = hop.callee;
     if (hop.action == HopAction::Redispatch) {
       o["mask"] = describe_mask(cat, hop.mask);
       o["next"] = key_list(cat, hop.next);
@@ -211,6 +217,7 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
   }
   j["outcome"] = outcome_id(trace.outcome);
   j["assumed"] = trace.assumed;
+  if (!trace.error_caveat.empty()) j["error_caveat"] = trace.error_caveat;
   nlohmann::ordered_json stale = nlohmann::ordered_json::array();
   for (Key k : trace.stale_keys) stale.push_back(cat.name(k));
   j["stale_rows"] = std::move(stale);

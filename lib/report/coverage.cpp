@@ -40,12 +40,16 @@ CoverageReport build_coverage(const Registry& registry, const CoverageOptions& o
   report.totals.resize(report.keys.size());
   report.rows.reserve(report.operators.size() * report.keys.size());
   report.outcomes.reserve(report.rows.capacity());
+  report.needs.reserve(report.rows.capacity());
+  const RowOf row_of = [&](const Operator& op, Key k) { return compute_row(registry, op, k); };
   for (const Operator* op : report.operators) {
     for (std::size_t i = 0; i < report.keys.size(); ++i) {
       const Row row = compute_row(registry, *op, report.keys[i]);
-      const Outcome outcome = classify_row(cat, row);
+      RowOutcome followed = classify_followed(registry, *op, row, row_of);
+      const Outcome outcome = followed.outcome;
       report.rows.push_back(row);
       report.outcomes.push_back(outcome);
+      report.needs.push_back(std::move(followed.needs));
       ++report.totals[i].by_outcome[static_cast<int>(outcome)];
       if (outcome_works(outcome)) ++report.totals[i].working;
     }

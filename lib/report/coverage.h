@@ -30,7 +30,8 @@ struct CoverageReport {
   std::vector<Key> keys;                  // columns
   std::vector<const Operator*> operators;  // rows, sorted by name
   std::vector<Row> rows;                  // operators x keys, row-major
-  std::vector<Outcome> outcomes;          // parallel to rows
+  std::vector<Outcome> outcomes;          // parallel to rows (generated composites followed)
+  std::vector<Dependency> needs;          // parallel to rows: what a generated composite calls
   std::vector<KeyTotals> totals;          // per column
   // The registry is a CPU-only build (query/predicates.h build_backends):
   // its rows for other backends are what a CPU-only PyTorch computes.
@@ -40,6 +41,7 @@ struct CoverageReport {
 
   const Row& row(std::size_t op, std::size_t key) const { return rows[op * keys.size() + key]; }
   Outcome outcome(std::size_t op, std::size_t key) const { return outcomes[op * keys.size() + key]; }
+  const Dependency& dependency(std::size_t op, std::size_t key) const { return needs[op * keys.size() + key]; }
 };
 
 // The backend keys some operator registers a kernel at directly, plus Meta,

@@ -17,9 +17,11 @@ constexpr OutcomeInfo k_info[k_outcome_count] = {
     {"fallback", "backend fallback", RowVerdict::Works},
     {"fallthrough", "fallthrough (the key is skipped)", RowVerdict::Works},
     {"python", "Python kernel (unknown)", RowVerdict::Unknown},
+    {"composite_unknown", "composite; what it calls is a Python kernel (unknown)", RowVerdict::Unknown},
     {"autograd_not_implemented", "autograd not implemented (forward only)", RowVerdict::ForwardOnly},
     {"raises", "raises when called", RowVerdict::Fails},
     {"ambiguous", "ambiguous (raises)", RowVerdict::Fails},
+    {"composite_fails", "composite; what it calls fails (raises)", RowVerdict::Fails},
     {"missing", "missing (raises)", RowVerdict::Fails},
 };
 
@@ -124,6 +126,49 @@ Outcome classify_row(const Catalogue& cat, const Row& row) {
   return row.rule == Rule::Direct ? Outcome::Direct : Outcome::Composite;
 }
 
+namespace {
+
+// Generated calls nest (an autogen'd out= calls a functional op whose kernel
+// is a structured composite); a deeper chain would be a registry bug.
+constexpr int k_max_followed = 8;
+
+RowOutcome follow(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of, int depth) {
+  const Catalogue& cat = registry.catalogue();
+  RowOutcome out{classify_row(cat, row), {}};
+  if (out.outcome != Outcome::Composite || !row.kernel || depth >= k_max_followed) return out;
+  const GeneratedCall* call = registry.generated_call(*row.kernel);
+  if (!call) return out;
+  const Operator* callee = registry.find(call->callee);
+  if (!callee || callee == &op) return out;
+  out.needs.op = callee;
+  out.needs.kind = call->kind;
+  out.needs.row = row_of(*callee, row.key);
+  out.needs.outcome = follow(registry, *callee, out.needs.row, row_of, depth + 1).outcome;
+  switch (outcome_verdict(out.needs.outcome)) {
+    case RowVerdict::Works: break;
+    case RowVerdict::Unknown: out.outcome = Outcome::CompositeUnknown; break;
+    case RowVerdict::ForwardOnly:
+    case RowVerdict::Fails: out.outcome = Outcome::CompositeFails; break;
+  }
+  return out;
+}
+
+}  // namespace
+
+RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of) {
+  return follow(registry, op, row, row_of, 0);
+}
+
+std::string dependency_text(const Catalogue& /*cat*/, const Dependency& needs) {
+  if (!needs.op) return "";
+  std::string out = "composite; needs ";
+  out += needs.op->name;
+  out += " (";
+  out += outcome_id(needs.outcome);  // at the row's own key: the page's cell and explain say which
+  out += ")";
+  return out;
+}
+
 bool row_known_to_raise(const Catalogue& cat, const Row& row) {
   if (!row.valid()) return false;
   const Outcome o = classify_row(cat, row);
@@ -152,6 +197,11 @@ std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {
         if (w.functionality == functionality) return "the " + key + " backend fallback " + std::string(w.does);
       return "the " + key + " backend fallback runs (one kernel for every operator)";
     }
+    case Outcome::CompositeUnknown:
+    case Outcome::CompositeFails:
+      return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
+             ": torchgen's generated composite; what it calls decides (" +
+             (o == Outcome::CompositeFails ? "it fails there" : "a Python kernel there") + ")";
     case Outcome::Composite:
       if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
         return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +

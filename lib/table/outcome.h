@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,18 +24,26 @@ enum class Outcome : std::uint8_t {
   Fallback,     // the key's backend fallback, a C++ one that runs
   Fallthrough,  // a fallthrough: a call skips this key
   Python,       // a kernel registered from Python: what it does is unknown to a table
+  // A generated composite (Registry::generated_call) whose callee's row at the
+  // key is a Python kernel: unknown, as that kernel is.
+  CompositeUnknown,
   // The forward runs, backward cannot: torchgen's boxed autogradNotImplementedFallback()
   // kernels (VariableType, ":: (none) [ boxed ]") and the Autograd backend
   // fallback of releases whose profile gives its backward warning.
   AutogradNotImplemented,
   Raises,     // a kernel known to raise when called (a raising Meta fallback, a called fallthrough)
   Ambiguous,  // the ambiguous AutogradOther kernel: a call raises
+  // A generated composite whose callee's row at the key does not work
+  // (missing, raises, ambiguous, or itself such a composite): a call raises
+  // there, e.g. add.Tensor at QuantizedCPU runs into aten::add.out's missing row.
+  CompositeFails,
   Missing,    // no kernel: a call raises NotImplementedError
 };
-constexpr std::size_t k_outcome_count = 9;
+constexpr std::size_t k_outcome_count = 11;
 constexpr Outcome k_all_outcomes[k_outcome_count] = {
-    Outcome::Direct, Outcome::Composite,  Outcome::Fallback,  Outcome::Fallthrough, Outcome::Python,
-    Outcome::AutogradNotImplemented, Outcome::Raises, Outcome::Ambiguous, Outcome::Missing};
+    Outcome::Direct,    Outcome::Composite, Outcome::Fallback,       Outcome::Fallthrough,
+    Outcome::Python,    Outcome::CompositeUnknown, Outcome::AutogradNotImplemented, Outcome::Raises,
+    Outcome::Ambiguous, Outcome::CompositeFails,   Outcome::Missing};
 
 // Operators per outcome (index: the Outcome), for one key.
 using OutcomeCounts = std::array<std::size_t, k_outcome_count>;
@@ -64,6 +73,28 @@ inline RowVerdict row_verdict(const Catalogue& cat, const Row& row) {
 // A valid row whose kernel raises when called (Raises, Ambiguous).
 bool row_known_to_raise(const Catalogue& cat, const Row& row);
 inline bool row_works(const Catalogue& cat, const Row& row) { return row_verdict(cat, row) == RowVerdict::Works; }
+
+// A generated composite's callee, followed (Registry::generated_call): the
+// row's outcome at a key is what its callee's row at that key is.
+struct Dependency {
+  const Operator* op = nullptr;  // the operator called; nullptr: nothing torchgen fixes is called
+  GeneratedCallKind kind = GeneratedCallKind::StructuredOut;
+  Row row;                        // the callee's row at the same key
+  Outcome outcome = Outcome::Missing;  // that row's outcome, itself followed
+};
+struct RowOutcome {
+  Outcome outcome = Outcome::Missing;
+  Dependency needs;
+};
+// How the caller reads a row: compute_row (report, explain) or the live row (query, has-kernel, trace).
+using RowOf = std::function<Row(const Operator&, Key)>;
+// classify_row, then, for a generated composite whose callee the registry
+// holds, the callee's outcome at the same key decides: working stays
+// Composite, Python (or CompositeUnknown) is CompositeUnknown, anything else
+// CompositeFails. Every command that counts outcomes classifies this way.
+RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of);
+// "composite; needs aten::add.out (missing)": the callee's outcome at the row's key
+std::string dependency_text(const Catalogue& cat, const Dependency& needs);
 
 // torchgen's boxed-only autogradNotImplementedFallback() registration
 // (gen_variable_type.py, operators without a derivative formula): at an

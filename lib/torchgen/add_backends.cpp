@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "torchgen/apply.h"
+#include "torchgen/generated_calls.h"
 #include "torchgen/predict.h"
 #include "util/errors.h"
 
@@ -69,6 +70,7 @@ std::size_t add_backend_predictions(Registry& registry, const TorchgenInputs& in
     register_pending(nullptr);
   }
   out.check_signatures = registry.check_signatures;
+  record_generated_calls(out, predictions);  // the rebuilt registry's kernels are new ones
   registry = std::move(out);
   return count;
 }

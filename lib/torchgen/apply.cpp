@@ -143,6 +143,8 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
         k.unboxed = false;
       }
       out.impl(name, k);
+      if (!r->calls.empty())
+        out.record_generated_call(out.find(name)->registrations.back(), r->calls, r->call_kind);
     }
   };
   std::unordered_set<std::string> done;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "registry/registry.h"
 #include "torchgen/grouping.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
@@ -24,6 +25,10 @@ struct PredictedRegistration {
   // PyTorch registers the boxed autograd-not-implemented fallback there
   // (`:: (none) [ boxed ]`); backward raises "derivative for … is not implemented".
   bool not_implemented = false;
+  // A generated composite's call through the dispatcher (registry.h
+  // GeneratedCall): the operator it calls ("" = none fixed by torchgen).
+  std::string calls = {};
+  GeneratedCallKind call_kind = GeneratedCallKind::StructuredOut;
 };
 
 struct PredictedOperator {

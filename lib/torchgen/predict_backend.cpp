@@ -14,9 +14,15 @@ constexpr const char* k_ceanf = "CompositeExplicitAutogradNonFunctional";
 struct Emitter {
   std::vector<PredictedRegistration>& out;
   std::set<std::pair<std::string, std::string>> seen;
-  void add(const NativeFunction& f, const std::string& key, const char* rule, const std::string& generator) {
+  void add(const NativeFunction& f, const std::string& key, const char* rule, const std::string& generator,
+           const NativeFunction* calls = nullptr, GeneratedCallKind call_kind = GeneratedCallKind::StructuredOut) {
     const std::string op = f.func.full_name();
-    if (seen.emplace(op, key).second) out.push_back({op, key, rule, generator, f.loc});
+    if (!seen.emplace(op, key).second) return;
+    out.push_back({op, key, rule, generator, f.loc});
+    if (calls) {
+      out.back().calls = calls->func.full_name();
+      out.back().call_kind = call_kind;
+    }
   }
 };
 
@@ -26,6 +32,27 @@ bool writes_an_argument(const NativeFunction& f) {
   for (const auto& a : f.func.arguments)
     if (a.is_write()) return true;
   return false;
+}
+
+// What a generated variant's CompositeExplicitAutograd kernel calls
+// (native_function_generation.py): gen_composite_out_kernel calls the
+// functional op and copies into out=; gen_composite_functional_kernel calls
+// the non-generated in-place op, else the mutable one, on clones.
+const NativeFunction* generated_callee(const std::vector<NativeFunction>& fns, const SignatureGroup& group,
+                                       SchemaKind kind, GeneratedCallKind& call_kind) {
+  auto member = [&](SchemaKind k) -> const NativeFunction* {
+    const auto it = group.members.find(k);
+    return it == group.members.end() || fns[it->second].generated ? nullptr : &fns[it->second];
+  };
+  if (kind == SchemaKind::Out) {
+    call_kind = GeneratedCallKind::AutogenOut;
+    const auto it = group.members.find(SchemaKind::Functional);
+    return it == group.members.end() ? nullptr : &fns[it->second];
+  }
+  if (kind != SchemaKind::Functional) return nullptr;
+  call_kind = GeneratedCallKind::AutogenFunctional;
+  if (const NativeFunction* inplace = member(SchemaKind::Inplace)) return inplace;
+  return member(SchemaKind::Mutable);
 }
 
 }  // namespace
@@ -46,12 +73,16 @@ void predict_backend_kernels(const TorchgenModel& model, const std::vector<Signa
         if (structured && key == k_meta) {
           emit.add(f, key, "structured-meta", register_file(key));
         } else if (structured && key == k_ceanf) {
-          if (kind != SchemaKind::Out) emit.add(f, key, "structured-ceanf", register_file(key));
+          // register_dispatch_key.py: the wrapper runs the meta function, then at::OP_out (a fresh call).
+          if (kind != SchemaKind::Out)
+            emit.add(f, key, "structured-ceanf", register_file(key), group_out, GeneratedCallKind::StructuredOut);
         } else if (structured && group_out->dispatch.count(key) && group_out->dispatch.at(key)) {
           emit.add(f, key, "structured-backend", register_file(key));
         } else if (f.dispatch.count(key)) {
           const char* rule = f.generated ? "generated-cea" : f.dispatch_written ? "dispatch-entry" : "default-cia";
-          emit.add(f, key, rule, register_file(key));
+          GeneratedCallKind call_kind = GeneratedCallKind::AutogenOut;
+          const NativeFunction* calls = f.generated ? generated_callee(fns, group, kind, call_kind) : nullptr;
+          emit.add(f, key, rule, register_file(key), calls, call_kind);
         }
       }
       // RegisterDispatchKey generates a Meta kernel for unstructured inplace ops without one.

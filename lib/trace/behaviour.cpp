@@ -5,6 +5,7 @@
 #include "table/kernel_kind.h"
 #include "table/outcome.h"
 #include "table/torch_messages.h"
+#include "trace/generated_kernels.h"
 
 namespace dispatchctl {
 
@@ -140,14 +141,6 @@ Behaviour fresh_call(TlsGuard guard, std::string does, std::string assumed) {
 
 // A return only the kernel's own code can confirm (hand-written or Python):
 // the trace says "returns, if the kernel does" and marks itself assumed.
-// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such as __iadd__).
-bool is_inplace_operator(std::string_view name) {
-  const size_t colon = name.find("::");
-  std::string_view base = colon == std::string_view::npos ? name : name.substr(colon + 2);
-  base = base.substr(0, base.find('.'));
-  return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
-}
-
 Behaviour returns_if_kernel_does(std::string does, std::string assumed) {
   Behaviour b = returns(std::move(does) + "; returns, if the kernel does (its code decides)", std::move(assumed));
   b.kernel_decides = true;
@@ -359,7 +352,8 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
 
 // `grad_mode` here: 0 no_grad, 1 grad mode, 2 grad mode and the call's self is
 // a leaf that requires grad (what the generated in-place kernels check).
-Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, int grad_mode) {
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, int grad_mode,
+                              bool writes_inference_tensor) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   if (auto raising = raising_behaviour(cat, op, row)) return *raising;
@@ -368,6 +362,7 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
   const KindRow* kind = k == k_undefined ? nullptr : find_kind(name);
   if (row.rule != Rule::BackendFallback && row.kernel && row.kernel->then != KernelThen::Default)
     return declared_behaviour(cat, row, kind, grad_mode);
+  if (auto generated = generated_composite_behaviour(registry, op, row)) return *generated;
   if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
     return returns_if_kernel_does("composite kernel: decomposes; what it calls is not modelled (its inner "
                                   "operator calls dispatch afresh)",
@@ -381,14 +376,18 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
   if (!kind)
     return handoff(where_from(row) + " at " + name + " is not modelled by dispatchctl; the trace stops",
                    "no default for " + name);
-  return kind_behaviour(registry, op, row, *kind, grad_mode);
+  Behaviour b = kind_behaviour(registry, op, row, *kind, grad_mode);
+  if (b.action == HopAction::Raise) return b;  // check_inplace's leaf check comes first
+  if (auto inference = inference_inplace_behaviour(cat, op, row, writes_inference_tensor)) return *inference;
+  return b;
 }
 
 }  // namespace
 
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode, bool self_leaf_requires_grad) {
-  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode && self_leaf_requires_grad ? 2 : grad_mode)
+                       const Row& row, bool grad_mode, bool self_leaf_requires_grad, bool writes_inference_tensor) {
+  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode && self_leaf_requires_grad ? 2 : grad_mode,
+                                                  writes_inference_tensor)
                             : raise("NotImplementedError", missing_row_message(registry, op, live, row.key),
                                     "no kernel: PyTorch reports the missing row");
   if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";

@@ -24,14 +24,20 @@ struct Behaviour {
   KeySet mask;                 // Redispatch
   Key resolves = k_undefined;  // Redispatch after resolving a bit on the inputs
   bool backend_select = false; // Redispatch whose set comes from the factory arguments
+  const Operator* callee = nullptr;  // CallOperator
+  std::string caveat;                // CallOperator: code that runs before the call and may raise first
   std::string error_type, error;
   std::string consequence;
 };
 
 // `self_leaf_requires_grad`: the call's first tensor (an in-place op's self)
 // is a leaf that requires grad, which generated in-place autograd kernels refuse.
+// `writes_inference_tensor`: the call writes (in place or out=) an inference
+// tensor outside inference mode, which the generated ADInplaceOrView and
+// autograd kernels refuse (trace/generated_kernels.h).
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode, bool self_leaf_requires_grad = false);
+                       const Row& row, bool grad_mode, bool self_leaf_requires_grad = false,
+                       bool writes_inference_tensor = false);
 
 // PyTorch's error for a call that reaches a missing row (§4.3): Undefined or
 // "Could not run …", then the computed table.

@@ -39,6 +39,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   KeySet keys = set_of_names(cat, it->second);
   bool inferred = cat.spec().preset_inferred(it->first);
   bool requires_grad = false;
+  bool inference = false;
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string m = lowercase(parts[i]);
     if (m == "requires_grad") continue;  // changes no key set
@@ -48,6 +49,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
     }
     if (m == "inference") {
       keys = cat.minus(keys, set_of_names(cat, cat.spec().inference_tensor_removed));
+      inference = true;
       continue;
     }
     const auto& mods = cat.spec().tensor_modifier_keys;
@@ -59,7 +61,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
     keys = keys | cat.bit(require_key(cat, mit->second, "release table"));
     inferred = inferred || cat.spec().modifier_inferred(mit->first);
   }
-  return {spec, keys, inferred, requires_grad};
+  return {spec, keys, inferred, requires_grad, inference};
 }
 
 TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {
@@ -88,6 +90,7 @@ CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
   setup.tls_steps.push_back("default: included " + cat.format(setup.tls_included) + ", excluded " +
                             cat.format(setup.tls_excluded));
   if (options.inference_mode) {
+    setup.inference_mode = true;
     setup.tls_included = cat.minus(setup.tls_included, set_of_names(cat, spec.inference_mode_tls_unincluded));
     setup.tls_excluded = setup.tls_excluded | set_of_names(cat, spec.inference_mode_tls_excluded);
     setup.tls_steps.push_back("torch.inference_mode(): ADInplaceOrView leaves included; the autograd "

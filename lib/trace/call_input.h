@@ -30,6 +30,9 @@ struct TensorArg {
   // A leaf that requires grad (the `leaf` modifier; `requires_grad` alone may be
   // a non-leaf, which the generated in-place kernels accept).
   bool requires_grad = false;
+  // Made under torch.inference_mode() (the `inference` modifier): it has no
+  // version counter, so an in-place update outside inference mode raises.
+  bool inference = false;
 };
 
 struct CallSetup {
@@ -37,6 +40,7 @@ struct CallSetup {
   KeySet tls_included, tls_excluded;
   std::vector<std::string> tls_steps;  // how the TLS came about, one line each
   bool grad_mode = true;               // --no-grad: autograd kernels record no history
+  bool inference_mode = false;         // --inference-mode
 };
 
 // Throws InputError (with did-you-mean) for unknown presets, modifiers, keys, devices.

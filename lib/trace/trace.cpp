@@ -1,8 +1,10 @@
 #include "trace/trace.h"
 
+#include <deque>
 #include <stdexcept>
 
 #include "trace/behaviour.h"
+#include "trace/generated_kernels.h"
 
 namespace dispatchctl {
 
@@ -11,6 +13,7 @@ std::string_view action_id(HopAction action) {
     case HopAction::Return: return "return";
     case HopAction::Redispatch: return "redispatch";
     case HopAction::FreshCall: return "fresh_call";
+    case HopAction::CallOperator: return "call";
     case HopAction::Raise: return "raise";
     case HopAction::Handoff: return "handoff";
   }
@@ -25,9 +28,10 @@ namespace {
 
 // §5.1: union of the arguments, TLS, the live fallthrough mask of the backend
 // that applies, highest-priority key.
-KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, std::string reason,
+KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, std::string op, std::string reason,
                                   const std::vector<TensorArg>& args, KeySet included, KeySet excluded) {
   KeySetComputation c;
+  c.op = std::move(op);
   c.reason = std::move(reason);
   c.arguments = args;
   for (const auto& a : args) c.tensor_union = c.tensor_union | a.keys;
@@ -40,6 +44,15 @@ KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, s
   c.dispatch = c.after_tls & c.mask;
   c.highest = cat.highest_priority(c.dispatch);
   return c;
+}
+
+// Whether the call writes an inference tensor outside inference mode.
+bool writes_inference_tensor(const Operator& op, const std::vector<TensorArg>& args, bool inference_mode) {
+  if (inference_mode) return false;
+  const std::vector<bool> written = written_tensor_arguments(op);
+  for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
+    if (written[i] && args[i].inference) return true;
+  return false;
 }
 
 }  // namespace
@@ -56,28 +69,39 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
   KeySet included = setup.tls_included;
   KeySet excluded = setup.tls_excluded;
   std::string reason = "the call";
+  // The operator being called: a generated composite calls another one
+  // (Registry::generated_call), whose live table the trace then follows.
+  const Operator* current = &op;
+  const LiveTable* current_live = &live;
+  std::deque<LiveTable> callee_tables;
+  std::string caveat;  // from the generated composites called so far
   // Every fresh call runs under one more guard and every redispatch drops
   // the current functionality, so these bounds are never reached in practice.
   for (int call = 0; call < 64; ++call) {
-    trace.calls.push_back(compute_key_set(cat, live, reason, args, included, excluded));
+    const Operator& op_now = *current;
+    const LiveTable& live_now = *current_live;
+    trace.calls.push_back(compute_key_set(cat, live_now, op_now.name, reason, args, included, excluded));
     KeySet ks = trace.calls.back().dispatch;
     for (int step = 0; step < 256; ++step) {
       const int slot = cat.table_index(ks);
       Hop hop;
       hop.call = call;
-      hop.row = live.rows[slot];
-      hop.computed = live.computed[slot];
-      hop.stale = live.stale[slot];
-      if (hop.stale) hop.stale_reason = stale_reason(registry, op, live, hop.row.key);
+      hop.row = live_now.rows[slot];
+      hop.computed = live_now.computed[slot];
+      hop.stale = live_now.stale[slot];
+      if (hop.stale) hop.stale_reason = stale_reason(registry, op_now, live_now, hop.row.key);
       hop.received = ks;
       hop.tls_included = included;
       hop.tls_excluded = excluded;
-      Behaviour b = behaviour_of(registry, op, live, hop.row, setup.grad_mode, !args.empty() && args[0].requires_grad);
+      Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, setup.grad_mode,
+                                 !args.empty() && args[0].requires_grad,
+                                 writes_inference_tensor(op_now, args, setup.inference_mode));
       hop.action = b.action;
       hop.declared = b.declared;
       hop.kernel_decides = b.kernel_decides;
       hop.assumed = std::move(b.assumed);
       hop.does = std::move(b.does);
+      hop.callee = b.callee ? std::string(b.callee->name) : std::string();
       hop.error_type = std::move(b.error_type);
       hop.error = std::move(b.error);
       hop.consequence = std::move(b.consequence);
@@ -118,10 +142,24 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
                  from.guard.keys + ")";
         break;
       }
+      if (action == HopAction::CallOperator) {
+        // The composite calls the operator through the dispatcher (at::OP):
+        // a fresh call with the same tensors (its out= is made like its
+        // inputs) under the guards held up the stack.
+        const Hop& from = trace.hops.back();
+        current = b.callee;
+        if (!b.caveat.empty()) caveat = b.caveat;
+        callee_tables.push_back(replay_live_table(registry, *current));
+        current_live = &callee_tables.back();
+        reason = "call of " + from.callee + " by " + op_now.name + "'s generated composite at " +
+                 cat.name(from.row.key);
+        break;
+      }
       trace.outcome = action == HopAction::Return  ? Trace::Outcome::Completed
                       : action == HopAction::Raise ? Trace::Outcome::Raised
                                                    : Trace::Outcome::Handoff;
       trace.assumed = action == HopAction::Return && trace.hops.back().kernel_decides;
+      if (action == HopAction::Raise) trace.error_caveat = caveat;
       return trace;
     }
   }

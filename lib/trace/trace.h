@@ -16,6 +16,7 @@ namespace dispatchctl {
 // How a call's key set is computed (§5.1); one per call (the top-level call
 // and each fresh call a Functionalize or Autocast kernel makes).
 struct KeySetComputation {
+  std::string op;      // the operator called: the traced one, or what a generated composite calls
   std::string reason;  // "the call" / "fresh call from Functionalize …"
   std::vector<TensorArg> arguments;
   KeySet tensor_union;
@@ -32,6 +33,7 @@ enum class HopAction {
   Return,      // computes the result (backend kernels, composite kernels)
   Redispatch,  // continues with received & mask (§5.2)
   FreshCall,   // calls the operator again from the top, under its TLS guard
+  CallOperator,  // a generated composite calls another operator from the top (Hop::callee)
   Raise,       // PyTorch raises here
   Handoff,     // hands the call to code dispatchctl does not model (Python, functorch)
 };
@@ -63,6 +65,7 @@ struct Hop {
   KeySet mask;       // Redispatch: FULL_AFTER mask applied
   KeySet next;       // Redispatch: the set passed on
   Key resolves = k_undefined;  // Conjugate/Negative/ZeroTensor: bit resolved on the inputs
+  std::string callee;           // CallOperator: the operator called ("aten::add.out")
   std::string error_type;      // Raise: NotImplementedError / RuntimeError
   std::string error;           // Raise: PyTorch's message
   std::string consequence;     // e.g. the autograd fallback's missing gradients
@@ -76,6 +79,10 @@ struct Trace {
   // Completed at a kernel whose internals decide (hand-written, Python): the
   // call returns if that kernel does; no table can say more.
   bool assumed = false;
+  // Raised after a generated structured composite called its out= op: the
+  // call raises for sure, and with this error unless the composite's meta
+  // function raised first (its code decides): why the text is not certain.
+  std::string error_caveat;
   std::vector<Key> stale_keys;  // every stale live row of the operator
 };
 

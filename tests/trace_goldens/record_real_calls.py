@@ -26,7 +26,10 @@ def tensor(spec):
     else:
         raise ValueError(kind)
     for m in mods:
-        if m == "requires_grad":
+        if m == "inference":  # made under inference mode: no version counter
+            with torch.inference_mode():
+                t = t.clone()
+        elif m == "requires_grad":
             t = t.clone().requires_grad_(True) * 1  # not a leaf
         elif m == "leaf":
             t = t.detach().requires_grad_(True)
@@ -57,6 +60,23 @@ CALLS = [
     ("aten::abs", ["mkldnn_cpu"], lambda a: torch.ops.aten.abs(a)),
     ("aten::tanh", ["sparse_cpu"], lambda a: torch.ops.aten.tanh(a)),
     ("aten::exp", ["sparse_cpu"], lambda a: torch.ops.aten.exp(a)),
+    # Generated composites followed (issue 22): the structured composite calls OP.out.
+    ("aten::add_.Tensor", ["quantized_cpu", "quantized_cpu"], lambda a, b: torch.ops.aten.add_.Tensor(a, b)),
+    ("aten::sub.Tensor", ["quantized_cpu", "quantized_cpu"], lambda a, b: torch.ops.aten.sub.Tensor(a, b)),
+    ("aten::atan2", ["quantized_cpu", "quantized_cpu"], lambda a, b: torch.ops.aten.atan2(a, b)),
+    ("aten::abs", ["quantized_cpu"], lambda a: torch.ops.aten.abs(a)),
+    ("aten::exp", ["quantized_cpu"], lambda a: torch.ops.aten.exp(a)),
+    ("aten::exp_", ["quantized_cpu"], lambda a: torch.ops.aten.exp_(a)),
+    ("aten::sigmoid", ["quantized_cpu"], lambda a: torch.ops.aten.sigmoid(a)),
+    ("aten::sub.Tensor", ["mkldnn_cpu", "mkldnn_cpu"], lambda a, b: torch.ops.aten.sub.Tensor(a, b)),
+    ("aten::exp", ["mkldnn_cpu"], lambda a: torch.ops.aten.exp(a)),
+    # The generated ADInplaceOrView / autograd kernels bump the written tensor's version.
+    ("aten::add_.Tensor", ["cpu:inference", "cpu:inference"], lambda a, b: torch.ops.aten.add_.Tensor(a, b)),
+    ("aten::add_.Tensor", ["cpu:inference", "cpu"], lambda a, b: torch.ops.aten.add_.Tensor(a, b)),
+    ("aten::exp_", ["cpu:inference"], lambda a: torch.ops.aten.exp_(a)),
+    ("aten::add.out", ["cpu", "cpu", "cpu:inference"], lambda a, b, o: torch.ops.aten.add.out(a, b, out=o)),
+    ("aten::add.out", ["cpu:inference", "cpu:inference", "cpu"], lambda a, b, o: torch.ops.aten.add.out(a, b, out=o)),
+    ("aten::add.Tensor", ["cpu:inference", "cpu:inference"], lambda a, b: torch.ops.aten.add.Tensor(a, b)),
 ]
 
 

@@ -60,6 +60,55 @@ TEST_CASE("outcomes: report, explain --key and query agree on Meta, CPU, Autogra
   CHECK(report.totals[2].working < report.operators.size() - 365);
 }
 
+// Generated composites followed (issue 22): a structured op's generated
+// CompositeExplicitAutogradNonFunctional kernel calls OP.out, so its row at a
+// key is what OP.out's row there is. The facts are the dump's (which kernel
+// sits in RegisterCompositeExplicitAutogradNonFunctional_0.cpp) and the YAML's
+// (structured_delegate); real 1.13.1 raises "Could not run 'aten::add.out' with
+// arguments from the 'QuantizedCPU' backend" for torch.add on quantized tensors
+// (tests/trace_goldens). has-kernel --works, report, explain --key and query
+// agree on every operator at QuantizedCPU and PrivateUse1.
+TEST_CASE("outcomes: generated composites are followed, the same way by every command (2.14.1)") {
+  auto reg = load_registry({"builtin:2.14.1"});
+  const Catalogue& cat = reg->catalogue();
+  const std::vector<std::string> names = {"QuantizedCPU", "PrivateUse1"};
+  const CoverageReport report = build_coverage(*reg, {names, {}});
+  const auto ops = reg->sorted_operators();
+  const BuildBackends build = build_backends(*reg);
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    INFO(names[j]);
+    const Key k = *cat.find(names[j]);
+    Query q;
+    q.key = k;
+    q.computed = true;
+    CHECK(report.totals[j].by_outcome == key_report(*reg, k, ops).outcomes);
+    CHECK(report.totals[j].by_outcome == query_outcome_counts(*reg, q));
+    OutcomeCounts asked{};
+    for (const Operator* op : ops)
+      ++asked[static_cast<int>(answer_has_kernel(*reg, *op, k, HasKernelQuestion::Works, build).outcome)];
+    CHECK(report.totals[j].by_outcome == asked);
+    CHECK(report.totals[j].by_outcome[static_cast<int>(Outcome::CompositeFails)] > 100);
+  }
+  std::size_t add = ops.size();
+  for (std::size_t i = 0; i < report.operators.size(); ++i)
+    if (report.operators[i]->name == "aten::add.Tensor") add = i;
+  REQUIRE(add < report.operators.size());
+  CHECK(report.outcome(add, 0) == Outcome::CompositeFails);
+  REQUIRE(report.dependency(add, 0).op != nullptr);
+  CHECK(report.dependency(add, 0).op->name == "aten::add.out");
+  CHECK(report.dependency(add, 0).outcome == Outcome::Missing);
+  CHECK(report.dependency(add, 0).kind == GeneratedCallKind::StructuredOut);
+  // A hand-written CompositeExplicitAutograd kernel is not followed: aten::abs
+  // calls at::abs_out in its own code, which no table fixes.
+  const Operator& abs = *reg->find("aten::abs");
+  const Row abs_row = compute_row(*reg, abs, *cat.find("QuantizedCPU"));
+  CHECK(abs_row.kernel != nullptr);
+  CHECK(reg->generated_call(*abs_row.kernel) == nullptr);
+  // A filtered load of the built-in pack brings the callee along.
+  auto some = load_registry({"builtin:2.14.1"}, [](std::string_view name) { return name == "aten::add_.Tensor"; });
+  CHECK(some->find("aten::add.out") != nullptr);
+}
+
 TEST_CASE("outcomes: 1.13.1's aten::_adaptive_avg_pool2d at Meta is a Python kernel everywhere") {
   auto reg = load_registry({"builtin:1.13.1"});
   const Catalogue& cat = reg->catalogue();

@@ -308,7 +308,13 @@ TEST_CASE("trace: TLS include/exclude and the per-backend fallthrough mask (§9.
     CallOptions o;
     o.tensors = {"cuda"};
     o.tls_exclude = {"AutogradCPU"};
-    CHECK(rows(f, run(f, o)) == V{"CUDA"});
+    // CUDA's row is the generated composite, which then calls aten::add.out
+    // (missing at CUDA in a CPU-only build): a second call section.
+    // (add.out's fresh call meets ADInplaceOrView, in TLS included, on the way).
+    const Trace t = run(f, o);
+    CHECK(rows(f, t) == V{"CUDA", "ADInplaceOrView", "CUDA"});
+    CHECK(t.hops[0].action == HopAction::CallOperator);
+    CHECK(t.calls[1].op == "aten::add.out");
   }
   SUBCASE("a per-op fallthrough on AutogradCPU only masks CPU calls") {
     const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}},

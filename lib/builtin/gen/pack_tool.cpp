@@ -1,19 +1,31 @@
 // Build-time tool: parses a release's dump (lib/builtin/data/torch-VERSION/)
 // and fallbacks.json with the text loaders and writes its pack (lib/builtin/pack.h), which the
-// binary embeds. Parsing here, once, is what makes start-up cheap.
-//   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack
+// binary embeds. Parsing here, once, is what makes start-up cheap. With the
+// release's torchgen YAML (TORCHGEN_DIR), the pack also records what its
+// generated composite kernels call (torchgen/generated_calls.h).
+//   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR]
 #include <cstdio>
 
+#include "builtin/builtin.h"
 #include "builtin/pack.h"
 #include "keys/profile.h"
 #include "registry/torch_dump.h"
+#include "torchgen/generated_calls.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 
+namespace dispatchctl {
+// The tool makes built-in registries, so it has none (as dispatchctl_predict).
+const std::vector<BuiltinRegistry>& builtin_registries() {
+  static const std::vector<BuiltinRegistry> none;
+  return none;
+}
+}  // namespace dispatchctl
+
 int main(int argc, char** argv) {
   using namespace dispatchctl;
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s DATA_DIR/torch-VERSION OUTPUT.pack\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr, "usage: %s DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR]\n", argv[0]);
     return 2;
   }
   try {
@@ -24,6 +36,10 @@ int main(int argc, char** argv) {
     import_torch_fallbacks(registry, read_input_file(dir + "/fallbacks.json"), dir + "/fallbacks.json");
     const std::string state = read_input_file(dir + "/registry_state.txt.gz");
     import_torch_state(registry, state, dir + "/registry_state.txt.gz");
+    if (argc == 4) {
+      const std::size_t calls = torchgen::record_generated_calls(registry, torchgen::read_torchgen_inputs(argv[3]));
+      std::printf("%s: %zu generated composite kernels call another operator\n", dir.c_str(), calls);
+    }
     write_file_atomically(argv[2], write_pack(registry));
   } catch (const InputError& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -1,0 +1,37 @@
+// What torchgen's generated kernels do that a table can know (issue 22):
+// a generated composite calls the operator torchgen fixed for it
+// (Registry::generated_call), and the generated ADInplaceOrView and autograd
+// kernels of an operator that writes a tensor bump its version, which an
+// inference tensor refuses outside inference mode. The rest of behaviour.cpp's
+// defaults decide everything else.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "trace/behaviour.h"
+
+namespace dispatchctl {
+
+// A row whose kernel is a generated composite whose callee the registry
+// holds: the kernel calls that operator from the top (HopAction::CallOperator).
+std::optional<Behaviour> generated_composite_behaviour(const Registry& registry, const Operator& op, const Row& row);
+
+// "aten::add_.Tensor": a base name ending in one underscore (not a dunder such
+// as __iadd__), whose generated autograd kernel checks a leaf in place.
+bool is_inplace_operator(std::string_view name);
+
+// Per Tensor argument of the schema, in order (Tensor[] arguments skipped):
+// whether the operator writes it (an `(a!)` annotation). Empty without a schema.
+std::vector<bool> written_tensor_arguments(const Operator& op);
+
+// The generated ADInplaceOrView kernel (ADInplaceOrViewType_N.cpp) or
+// autograd kernel (VariableType_N.cpp) at `row` of an operator that writes a
+// tensor: after the call below it returns it bumps that tensor's version
+// (increment_version), and VariableVersion::bump raises for an inference
+// tensor outside inference mode. `writes_inference_tensor`: a written
+// argument of the call is one. nullopt when the check does not apply.
+std::optional<Behaviour> inference_inplace_behaviour(const Catalogue& cat, const Operator& op, const Row& row,
+                                                     bool writes_inference_tensor);
+
+}  // namespace dispatchctl
