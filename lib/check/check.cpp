@@ -72,7 +72,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     plain.base.clear();
     CheckResult base = run_check(options.base, plain);
     CheckResult result = run_check(sources, plain);
-    if (base.registry && result.registry && result.in_scope) {
+    if (base.registry && result.registry && result.in_scope && result.not_loaded.empty()) {
       std::vector<Finding> costs;
       lint_changes(*base.registry, *result.registry, result.in_scope, costs);
       for (auto& f : costs)
@@ -87,6 +87,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   CheckLoad load = load_for_check(sources);
   CheckResult result;
   result.sources = sources;
+  result.not_loaded = std::move(load.not_loaded);
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;

@@ -92,7 +92,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
   };
   for (size_t i = bases; i < specs.size(); ++i) {
     const std::string& source = specs[i].argument;
-    if (torchgen::load_torchgen_source_for_check(specs[i], out.registry, out.findings, out.manifest_files)) continue;
+    if (torchgen::load_torchgen_source_for_check(specs[i], out)) continue;
     try {
       const std::string text = read_input_file(source);
       ManifestDocument manifest = read_manifest(text, source, {builtin_releases()});
@@ -104,6 +104,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources) {
       apply_manifest(*out.registry, manifest);
     } catch (const InputError& e) {
       out.findings.push_back(load_error(source, e.what()));
+      out.not_loaded.push_back(specs[i].text);
     }
   }
   if (out.registry) out.registry->on_refused = nullptr;

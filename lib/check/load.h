@@ -16,6 +16,9 @@ struct CheckLoad {
   std::unique_ptr<Registry> registry;  // null when nothing could be loaded
   std::vector<std::string> manifest_files;  // non-builtin sources that loaded at least in part
   std::vector<Finding> findings;            // severities still the rules' defaults
+  // Sources (as given) that did not load, or loaded only in part: the registry
+  // lacks what they would have changed, so comparing it with a base says nothing.
+  std::vector<std::string> not_loaded;
 };
 
 CheckLoad load_for_check(const std::vector<std::string>& sources);
