@@ -20,6 +20,7 @@ struct SchemaType {
   std::vector<SchemaType> contained;
   bool tensor_like() const;   // Tensor, Tensor?, Tensor[], Tensor?[] …
   bool tensor_list() const;   // Tensor[] or Tensor?[] (a list of tensors, any length)
+  bool operator==(const SchemaType&) const = default;
 };
 
 struct SchemaArgument {
@@ -30,6 +31,8 @@ struct SchemaArgument {
   bool kwarg_only = false;
   std::string alias;                          // "a!", "a -> *", "" (as written, without parentheses)
   size_t name_offset = 0;                     // where the name is in the schema text
+  bool is_write() const { return alias.find('!') != std::string::npos; }     // Tensor(a!)
+  bool is_wildcard() const { return alias.find("->") != std::string::npos; }  // Tensor(a -> *)
 };
 
 struct FunctionSchema {

@@ -66,7 +66,7 @@ void check_not_mixed(const YamlSource& source, const Registry& registry,
     const Operator* o = registry.find(op);
     if (!o || !o->schema) return op;
     try {
-      return parse_function_schema(o->schema->text).signature().to_string();
+      return torchgen_text(signature(parse_torchgen_schema(o->schema->text)));
     } catch (const std::invalid_argument&) {
       return op;
     }

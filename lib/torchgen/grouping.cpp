@@ -8,10 +8,10 @@ std::vector<SignatureGroup> group_by_signature(const std::vector<NativeFunction>
   std::vector<SignatureGroup> groups;
   std::unordered_map<std::string, size_t> index;
   for (size_t i = 0; i < functions.size(); ++i) {
-    std::string sig = functions[i].func.signature().to_string();
+    std::string sig = torchgen_text(signature(functions[i].func));
     auto [it, fresh] = index.emplace(sig, groups.size());
     if (fresh) groups.push_back({std::move(sig), {}});
-    groups[it->second].members.emplace(functions[i].func.kind(), i);  // torchgen asserts on a second one
+    groups[it->second].members.emplace(schema_kind(functions[i].func), i);  // torchgen asserts on a second one
   }
   return groups;
 }

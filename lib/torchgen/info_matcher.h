@@ -14,9 +14,11 @@
 namespace dispatchctl::torchgen {
 
 // cpp.name(): the base name, "_out" for out= (and scratch) ops.
-inline std::string cpp_name(const FunctionSchema& s) { return s.name.to_string() + (s.has_out() ? "_out" : ""); }
+inline std::string cpp_name(const FunctionSchema& s) {
+  return std::string(unqualified_name(s)) + (is_out_fn(s) ? "_out" : "");
+}
 
-inline bool is_foreach(const NativeFunction& f) { return f.func.name.base.rfind("_foreach_", 0) == 0; }
+inline bool is_foreach(const NativeFunction& f) { return unqualified_name(f.func).starts_with("_foreach_"); }
 
 // match_differentiability_info, plus load_derivatives' view_copy infos.
 class InfoMatcher {
@@ -26,24 +28,24 @@ class InfoMatcher {
     std::vector<std::pair<const FunctionSchema*, const DifferentiabilityInfo*>> copies;
     for (const auto& f : model.functions) by_name[f.name()] = &f;
     for (const auto& info : model.derivatives) {
-      const std::string name = info.func.op_name();
+      const std::string name = op_name(info.func);
       auto view = by_name.find(name);
       if (view == by_name.end()) continue;
       const FunctionSchema& v = view->second->func;
-      auto copy = by_name.find(v.name.to_string() + "_copy" + (v.overload.empty() ? "" : "." + v.overload));
+      auto copy = by_name.find(std::string(unqualified_name(v)) + "_copy" + (v.overload_name.empty() ? "" : "." + v.overload_name));
       if (copy == by_name.end() || !copy->second->tags.count("view_copy")) continue;
       copies.emplace_back(&copy->second->func, &info);
     }
     for (const auto& info : model.derivatives) index(info.func, &info);
     for (const auto& [schema, info] : copies)
-      if (!by_schema_.count(schema->to_string())) index(*schema, info);  // a written formula wins
+      if (!by_schema_.count(torchgen_text(*schema))) index(*schema, info);  // a written formula wins
   }
 
   const DifferentiabilityInfo* find(const NativeFunction& f) const {
     const bool generated = f.tags.count("generated") != 0;
-    if (generated && f.func.kind() == SchemaKind::Out) return nullptr;
-    if (auto it = by_schema_.find(f.func.to_string()); it != by_schema_.end()) return it->second;
-    const std::string sig = f.func.signature(true).to_string();
+    if (generated && schema_kind(f.func) == SchemaKind::Out) return nullptr;
+    if (auto it = by_schema_.find(torchgen_text(f.func)); it != by_schema_.end()) return it->second;
+    const std::string sig = torchgen_text(signature(f.func, true));
     if (auto it = functional_.find(sig); it != functional_.end() && !is_foreach(f)) return it->second;
     if (auto it = non_functional_.find(sig); generated && it != non_functional_.end()) return it->second;
     return nullptr;
@@ -51,8 +53,9 @@ class InfoMatcher {
 
  private:
   void index(const FunctionSchema& schema, const DifferentiabilityInfo* info) {
-    by_schema_[schema.to_string()] = info;
-    (schema.kind() == SchemaKind::Functional ? functional_ : non_functional_)[schema.signature(true).to_string()] = info;
+    by_schema_[torchgen_text(schema)] = info;
+    auto& by_signature = schema_kind(schema) == SchemaKind::Functional ? functional_ : non_functional_;
+    by_signature[torchgen_text(signature(schema, true))] = info;
   }
 
   std::map<std::string, const DifferentiabilityInfo*> by_schema_;
@@ -61,14 +64,17 @@ class InfoMatcher {
 
 // is_reference_for_foreach: the non-foreach functional op a _foreach_ op derives its formula from.
 inline bool is_reference_for_foreach(const FunctionSchema& foreach_op, const FunctionSchema& ref, bool inplace_ref) {
-  if (foreach_op.name.base.substr(std::string("_foreach_").size()) != ref.name.base) return false;
-  if (ref.name.inplace && !inplace_ref) return false;
+  const BaseOperatorName ref_name = base_name(ref);
+  if (base_name(foreach_op).base.substr(std::string("_foreach_").size()) != ref_name.base) return false;
+  if (ref_name.inplace && !inplace_ref) return false;
   const size_t n = std::min(foreach_op.arguments.size(), ref.arguments.size());
   for (size_t i = 0; i < n; ++i) {
     const SchemaArgument &a = foreach_op.arguments[i], &r = ref.arguments[i];
-    if (a.out || r.out) break;
-    const std::string elem = a.type.ends_with("[]") ? a.type.substr(0, a.type.size() - 2) : "";
-    if (r.type != a.type && r.type != elem) return false;
+    if (is_out_argument(a) || is_out_argument(r)) break;
+    // The same type, or the element type of the foreach op's list ("Tensor[]" and "Tensor").
+    const bool same = r.type == a.type && r.size == a.size;
+    const bool element = a.type.kind == SchemaType::Kind::List && !a.size && !r.size && r.type == a.type.contained[0];
+    if (!same && !element) return false;
   }
   return true;
 }
@@ -79,7 +85,8 @@ inline bool is_reference_for_foreach(const FunctionSchema& foreach_op, const Fun
 inline bool has_foreach_reference(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
   const bool inplace_ref = rules.foreach_with_inplace_ref.count(f.name()) != 0;
   for (const auto& d : model.derivatives) {
-    const bool kind_ok = d.func.kind() == SchemaKind::Functional || (inplace_ref && d.func.kind() == SchemaKind::Inplace);
+    const SchemaKind kind = schema_kind(d.func);
+    const bool kind_ok = kind == SchemaKind::Functional || (inplace_ref && kind == SchemaKind::Inplace);
     if (kind_ok && d.keys.count("Default") && is_reference_for_foreach(f.func, d.func, inplace_ref)) return true;
   }
   return false;

@@ -59,7 +59,7 @@ struct NativeFunction {
   bool is_abstract() const;
   bool is_abstract_for_autograd() const;
   bool is_view_op(const std::set<std::string>& inplace_view_exceptions) const;
-  std::string name() const { return func.op_name(); }
+  std::string name() const { return op_name(func); }
 };
 
 struct DifferentiabilityInfo {

@@ -73,7 +73,7 @@ std::vector<std::string> field_list(const std::string& text, const std::string& 
 
 FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
   try {
-    return parse_function_schema(text);
+    return parse_torchgen_schema(text);
   } catch (const std::invalid_argument& e) {
     refuse("illegal-schema", file, line, "malformed schema '" + text + "': " + e.what());
   }
@@ -342,7 +342,7 @@ bool NativeFunction::is_abstract_for_autograd() const {
 
 bool NativeFunction::is_view_op(const std::set<std::string>& inplace_view_exceptions) const {
   for (const auto& r : func.returns)
-    if (!r.annotation.empty() && !r.is_write()) return true;
+    if (!r.alias.empty() && !r.is_write()) return true;
   if (tags.count("inplace_view") && !inplace_view_exceptions.count(name())) return true;
   for (const auto& a : func.arguments)
     if (a.is_wildcard()) return true;

@@ -18,11 +18,12 @@ bool gets_not_implemented_kernel(const NativeFunction& f, const TorchgenModel& m
   if (!model.has_derivatives_yaml || rules.autograd_not_implemented_exempt.empty()) return false;
   if (is_foreach(f) && has_foreach_reference(f, model, rules)) return false;
   const std::string cpp = cpp_name(f.func);
-  const std::string wrapper = cpp + (f.func.overload.empty() ? "" : "_" + f.func.overload);
-  for (const std::string& name : {f.func.name.base, f.func.name.to_string(), cpp, wrapper})
-    if (rules.autograd_not_implemented_exempt.count(name)) return false;
+  const std::string wrapper = cpp + (f.func.overload_name.empty() ? "" : "_" + f.func.overload_name);
+  const BaseOperatorName name = base_name(f.func);
+  for (const std::string& exempt : {name.base, name.to_string(), cpp, wrapper})
+    if (rules.autograd_not_implemented_exempt.count(exempt)) return false;
   return std::any_of(f.func.returns.begin(), f.func.returns.end(),
-                     [](const SchemaReturn& r) { return type_is_tensor_like(r.type); });
+                     [](const SchemaArgument& r) { return is_tensor_like(r.type); });
 }
 
 }  // namespace
@@ -45,9 +46,9 @@ void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
                        "VariableType.cpp", info->loc});
       }
     }
-    const auto kind = f.func.kind();
+    const auto kind = schema_kind(f.func);
     const bool modifies = kind == SchemaKind::Inplace || kind == SchemaKind::Out;
-    if (rules.view_functions.count(f.func.name.base) || (modifies && !f.func.returns.empty()))
+    if (rules.view_functions.count(base_name(f.func).base) || (modifies && !f.func.returns.empty()))
       out.push_back({op, "ADInplaceOrView", "ad-inplace-or-view", "ADInplaceOrViewType.cpp", f.loc});
   }
 }
@@ -55,7 +56,7 @@ void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
 Predictions predict(const TorchgenModel& model, const ReleaseRules& rules, const std::set<std::string>& compiled) {
   Predictions p;
   for (const auto& f : model.functions)
-    p.operators.push_back({f.func.full_name(), f.func.dispatcher_text(rules.dimname_prints_as_str), f.loc, f.generated});
+    p.operators.push_back({f.func.full_name(), dispatcher_text(f.func, rules.dimname_prints_as_str), f.loc, f.generated});
   const std::vector<SignatureGroup> groups = group_by_signature(model.functions);
   predict_backend_kernels(model, groups, rules, compiled, p.registrations);
   predict_functionalization(model, groups, rules, p.registrations);

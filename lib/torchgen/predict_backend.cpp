@@ -63,9 +63,9 @@ void predict_backend_kernels(const TorchgenModel& model, const std::vector<Signa
     }
   }
   for (const auto& f : fns) {
-    const std::string name = f.func.name.to_string();
+    const std::string name(unqualified_name(f.func));
     const bool excluded = (name.size() >= 5 && name.substr(name.size() - 5) == "_like") || name.rfind("new_", 0) == 0;
-    if (f.func.has_tensor_options() && !excluded)
+    if (has_tensor_options(f.func) && !excluded)
       emit.add(f, "BackendSelect", "backend-select", "RegisterBackendSelect.cpp");
     else if (rules.backend_select_template_ops.count(f.name()))
       emit.add(f, "BackendSelect", "backend-select-template", "RegisterBackendSelect.cpp");
@@ -92,7 +92,7 @@ void predict_functionalization(const TorchgenModel& model, const std::vector<Sig
     const NativeFunction& f = fns[i];
     if (skipped[i] || rules.functionalize_handwritten_ops.count(f.name())) continue;
     const char* rule = nullptr;
-    const bool set_op = rules.set_is_not_a_view && f.func.name.to_string() == "set_";
+    const bool set_op = rules.set_is_not_a_view && unqualified_name(f.func) == "set_";
     if (f.is_view_op(rules.inplace_view_not_views) && !set_op && (!f.has_cia() || rules.functionalize_cia_views))
       rule = "functionalize-view";
     else if (writes_an_argument(f) && (!f.has_cia() || rules.functionalize_all_cia)) rule = "functionalize-mutating";

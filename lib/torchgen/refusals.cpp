@@ -118,7 +118,7 @@ bool is_composite(const std::string& key) {
 
 bool has_tensor_argument(const FunctionSchema& s) {
   return std::any_of(s.arguments.begin(), s.arguments.end(),
-                     [](const SchemaArgument& a) { return type_is_tensor_like(a.type); });
+                     [](const SchemaArgument& a) { return is_tensor_like(a.type); });
 }
 
 void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules,
@@ -153,9 +153,9 @@ void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const R
                                  "unexpected name for singleton CompositeImplicitAutograd dispatch entry: expected " +
                                      cpp + " but got " + kernel));
   }
-  const std::string base = f.func.name.to_string();
+  const std::string base(unqualified_name(f.func));
   const bool factory = base.rfind("new_", 0) == 0 || (base.size() > 5 && base.substr(base.size() - 5) == "_like") ||
-                       (f.func.has_tensor_options() && !has_tensor_argument(f.func));
+                       (has_tensor_options(f.func) && !has_tensor_argument(f.func));
   if (!f.dispatch_written && !f.structured && !f.structured_delegate && factory)
     out.push_back(make_refusal(f, "factory-without-dispatch",
                                "expected " + base + " to have a CompositeExplicitAutograd dispatch entry, but there "
@@ -185,11 +185,11 @@ void check_schema(const NativeFunction& f, std::vector<Refusal>& out) {
   if (mutable_returns != 0 && mutable_returns != s.returns.size())
     out.push_back(make_refusal(f, "mixed-returns",
                                "NativeFunctions must have either only mutable returns, or only immutable returns. "
-                               "Found: " + s.to_string()));
+                               "Found: " + torchgen_text(s)));
   for (const auto& r : s.returns) {
     if (!r.is_write()) continue;
     const bool aliased = std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) {
-      return a.annotation == r.annotation && (a.out || (!a.kwarg_only && a.name == "self"));
+      return a.alias == r.alias && (is_out_argument(a) || (!a.kwarg_only && a.name == "self"));
     });
     if (!aliased) {
       out.push_back(make_refusal(f, "mutable-return-alias",
@@ -198,23 +198,23 @@ void check_schema(const NativeFunction& f, std::vector<Refusal>& out) {
       break;
     }
   }
-  if (s.name.inplace) {
-    const SchemaArgument* self = s.self_argument();
+  if (base_name(s).inplace) {
+    const SchemaArgument* self = self_argument(s);
     bool ok = self && self->is_write();
-    if (ok && self->type == "Tensor")
-      ok = s.returns.size() == 1 && s.returns[0].annotation == self->annotation;
+    if (ok && type_text(*self) == "Tensor")
+      ok = s.returns.size() == 1 && s.returns[0].alias == self->alias;
     else if (ok)
       ok = s.returns.empty();
     if (!ok)
       out.push_back(make_refusal(f, "inplace-self",
                                  "in-place operator " + f.name() + " must take `Tensor(a!) self` and return it as "
-                                 "`Tensor(a!)` (FunctionSchema assertion on " + s.to_string() + ")"));
+                                 "`Tensor(a!)` (FunctionSchema assertion on " + torchgen_text(s) + ")"));
   }
 }
 
 void check_function(const NativeFunction& f, std::vector<Refusal>& out) {
-  const SchemaKind kind = f.func.kind();
-  if (f.func.has_out() && f.variants.count("method"))
+  const SchemaKind kind = schema_kind(f.func);
+  if (is_out_fn(f.func) && f.variants.count("method"))
     out.push_back(make_refusal(f, "out-variants",
                                "Native functions with out arguments MUST be declared with only function variant"));
   if (f.structured && kind != SchemaKind::Out)
@@ -226,9 +226,10 @@ void check_function(const NativeFunction& f, std::vector<Refusal>& out) {
                                "structured_delegate field not allowed on out= functions; did you mean structured?"));
   const std::string full = f.name();
   const bool dropout = full.find("dropout") != std::string::npos && full.find("backward") == std::string::npos &&
-                       f.func.name.base != "_cudnn_init_dropout_state";
+                       base_name(f.func).base != "_cudnn_init_dropout_state";
   const bool generator = std::any_of(f.func.arguments.begin(), f.func.arguments.end(), [](const SchemaArgument& a) {
-    return a.type == "Generator" || a.type == "Generator?";
+    const std::string type = type_text(a);
+    return type == "Generator" || type == "Generator?";
   });
   if ((full.find("rand") != std::string::npos || dropout || generator) && !f.tags.count("nondeterministic_seeded"))
     out.push_back(make_refusal(f, "nondeterministic-seeded",

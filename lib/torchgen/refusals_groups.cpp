@@ -28,7 +28,7 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
       if (!rules.out_ops_not_grouped.count(f.name()) && !f.manual_cpp_binding)
         out.push_back(make_refusal(f, "lone-out",
                                    "Found an out= operator that we could not find any other variants of: " +
-                                       f.func.to_string()));
+                                       torchgen_text(f.func)));
     }
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];
@@ -76,13 +76,13 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vec
   std::unordered_map<std::string, const NativeFunction*> by_name;
   for (const auto& f : model.functions) by_name[f.name()] = &f;
   for (const auto& f : model.functions) {
-    if (f.generated || f.func.name.inplace || !f.is_view_op(rules.inplace_view_not_views)) continue;
+    if (f.generated || base_name(f.func).inplace || !f.is_view_op(rules.inplace_view_not_views)) continue;
     if (f.tags.count("inplace_view") || f.has_cia()) continue;
-    const std::string& base = f.func.name.base;
+    const std::string base = base_name(f.func).base;
     if (std::any_of(rules.view_copy_exempt_suffixes.begin(), rules.view_copy_exempt_suffixes.end(),
                     [&](const std::string& s) { return base.size() >= s.size() && base.ends_with(s); }))
       continue;
-    const std::string copy_name = base + "_copy" + (f.func.overload.empty() ? "" : "." + f.func.overload);
+    const std::string copy_name = base + "_copy" + (f.func.overload_name.empty() ? "" : "." + f.func.overload_name);
     auto copy = by_name.find(copy_name);
     if (copy == by_name.end()) {
       out.push_back(make_refusal(f, "view-without-copy",
@@ -114,13 +114,13 @@ bool names_something(const std::string& key, const FunctionSchema& s) {
     start = comma + 1;
   }
   auto is_argument = [&](const std::string& n) {
-    if (n == "options" && s.has_tensor_options()) return true;
+    if (n == "options" && has_tensor_options(s)) return true;
     return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == n; });
   };
   if (is_argument(names.front())) return true;
   static const std::regex indexed_result("^result\\d+$");
   for (const auto& n : names) {
-    if (std::any_of(s.returns.begin(), s.returns.end(), [&](const SchemaReturn& r) { return r.name == n; }))
+    if (std::any_of(s.returns.begin(), s.returns.end(), [&](const SchemaArgument& r) { return r.name == n; }))
       return true;
     if (std::regex_match(n, indexed_result)) return true;
   }
@@ -132,13 +132,13 @@ bool names_something(const std::string& key, const FunctionSchema& s) {
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;
   std::map<std::string, const NativeFunction*> by_schema;
-  for (const auto& f : model.functions) by_schema.emplace(f.func.to_string(), &f);  // generated ones too
+  for (const auto& f : model.functions) by_schema.emplace(torchgen_text(f.func), &f);  // generated ones too
   auto at_info = [](const DifferentiabilityInfo& info, int line, std::string_view id, std::string reason) {
     return Refusal{{info.loc.file, line}, info.func.full_name(), std::string(id), std::move(reason),
                    std::string(kind_fix(id))};
   };
   for (const auto& info : model.derivatives) {
-    const std::string schema = info.func.to_string();
+    const std::string schema = torchgen_text(info.func);
     if (!by_schema.count(schema)) {
       out.push_back(at_info(info, info.loc.line, "derivative-no-function",
                             "could not find ATen function for schema: " + schema));
@@ -147,7 +147,7 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
     for (const auto& [key, line] : info.formula_keys)
       if (!names_something(key, info.func))
         out.push_back(at_info(info, line, "derivative-unknown-name",
-                              "the formula for " + info.func.op_name() + " is keyed by '" + key +
+                              "the formula for " + op_name(info.func) + " is keyed by '" + key +
                                   "', which is neither an argument nor an output of it (torchgen: No matching "
                                   "output for forward derivative definition)"));
   }
@@ -161,9 +161,9 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
                                  "derivatives.yaml. It's required to add a dispatch section for it with explicit "
                                  "supported backends e.g CPU/CUDA or CompositeExplicitAutograd in "
                                  "native_functions.yaml"));
-    if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || f.func.kind() != SchemaKind::Inplace) continue;
+    if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || schema_kind(f.func) != SchemaKind::Inplace) continue;
     if (info || !f.is_abstract_for_autograd()) continue;
-    const std::string base_overload = f.func.name.base + (f.func.overload.empty() ? "" : "." + f.func.overload);
+    const std::string base_overload = base_name(f.func).base + (f.func.overload_name.empty() ? "" : "." + f.func.overload_name);
     if (rules.foreach_ops_without_differentiability_info.count(base_overload)) continue;
     if (!has_foreach_reference(f, model, rules))
       out.push_back(make_refusal(f, "foreach-without-reference", base_overload + " should have a differentiability "

@@ -1,13 +1,18 @@
-// The dispatcher does not keep torchgen's text: RegisterSchema.cpp hands it
-// to c10's schema parser, and `_dispatch_dump` prints the parsed
-// FunctionSchema back (docs/torchgen-rules.md O4). These are the differences.
+// torchgen's text of a schema (FunctionSchema.__str__), its grouping
+// signature, and the dispatcher's re-print. The dispatcher does not keep
+// torchgen's text: RegisterSchema.cpp hands it to c10's schema parser, and
+// `_dispatch_dump` prints the parsed FunctionSchema back
+// (docs/torchgen-rules.md O4); print_default and base_type_text are the
+// differences.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "registry/schema_text.h"
 #include "torchgen/schema.h"
 
 namespace dispatchctl::torchgen {
@@ -99,23 +104,91 @@ std::string print_default(const std::string& type, const std::string& value) {
   return value;
 }
 
-std::string print_type(std::string type, bool dimname_as_str) {
-  auto replace_base = [&](std::string_view from, std::string_view to) {
-    if (type.rfind(from, 0) == 0 &&
-        (type.size() == from.size() || type[from.size()] == '?' || type[from.size()] == '['))
-      type = std::string(to) + type.substr(from.size());
-  };
-  replace_base("DeviceIndex", "int");
-  if (dimname_as_str) replace_base("Dimname", "str");
-  return type;
+// c10 prints DeviceIndex as int, and (in some releases) Dimname as str.
+std::string base_type_text(const std::string& name, bool dimname_as_str) {
+  if (name == "DeviceIndex") return "int";
+  if (dimname_as_str && name == "Dimname") return "str";
+  return name;
 }
 
+using DefaultText = std::function<std::string(const SchemaArgument&)>;
+
+std::string print(const FunctionSchema& s, bool with_namespace, const BaseNameText& base_name,
+                  const DefaultText& default_text) {
+  std::string text = (with_namespace ? s.full_name() : op_name(s)) + "(";
+  bool star = false, first = true;
+  for (const auto& a : s.arguments) {
+    if (!first) text += ", ";
+    first = false;
+    if (a.kwarg_only && !star) {
+      text += "*, ";
+      star = true;
+    }
+    text += annotated_type_text(a, base_name) + " " + a.name;
+    if (a.default_value) text += "=" + default_text(a);
+  }
+  text += ") -> ";
+  std::string rets;
+  for (size_t i = 0; i < s.returns.size(); ++i) {
+    if (i) rets += ", ";
+    rets += annotated_type_text(s.returns[i], base_name);
+    if (!s.returns[i].name.empty()) rets += " " + s.returns[i].name;
+  }
+  return text + (s.returns.size() == 1 ? rets : "(" + rets + ")");
+}
 
 }  // namespace
 
-std::string FunctionSchema::dispatcher_text(bool dimname_as_str) const {
-  return print(true, [&](const std::string& t) { return print_type(t, dimname_as_str); },
-               [](const SchemaArgument& a) { return print_default(a.type, *a.default_value); });
+std::string torchgen_text(const FunctionSchema& s) {
+  return print(s, false, {}, [](const SchemaArgument& a) { return *a.default_value; });
+}
+
+std::string dispatcher_text(const FunctionSchema& s, bool dimname_as_str) {
+  return print(
+      s, true, [&](const std::string& name) { return base_type_text(name, dimname_as_str); },
+      [](const SchemaArgument& a) { return print_default(type_text(a), *a.default_value); });
+}
+
+FunctionSchema signature(const FunctionSchema& s, bool strip_default, bool keep_return_names) {
+  FunctionSchema sig;
+  const BaseOperatorName name = base_name(s);
+  sig.name = s.name;
+  set_base_name(sig, {name.base, false, name.dunder, false});
+  const int options = tensor_options_start(s);
+  for (size_t i = 0; i < s.arguments.size(); ++i) {
+    const auto& a = s.arguments[i];
+    if (is_out_argument(a)) continue;
+    if (options >= 0 && static_cast<int>(i) >= options && static_cast<int>(i) < options + 4) continue;
+    SchemaArgument kept = a;
+    kept.alias.clear();
+    if (strip_default) kept.default_value.reset();
+    sig.arguments.push_back(std::move(kept));
+  }
+  auto returned = [&](const SchemaArgument& from, std::string name_text) {
+    SchemaArgument r;
+    r.type = from.type;
+    r.size = from.size;
+    r.name = keep_return_names ? std::move(name_text) : "";
+    return r;
+  };
+  for (const auto& r : s.returns) sig.returns.push_back(returned(r, r.name));
+  // Mutable inputs not already returned become returns: self, out=, then post-self positional.
+  std::vector<const SchemaArgument*> mutable_inputs;
+  if (const SchemaArgument* self = self_argument(s)) mutable_inputs.push_back(self);
+  for (const auto& a : s.arguments)
+    if (is_out_argument(a)) mutable_inputs.push_back(&a);
+  for (const SchemaArgument* a : post_self_positional(s)) mutable_inputs.push_back(a);
+  for (const SchemaArgument* a : mutable_inputs) {
+    if (!a->is_write()) continue;
+    bool is_returned = false;
+    for (const auto& r : s.returns) is_returned = is_returned || r.alias == a->alias;
+    if (!is_returned) sig.returns.push_back(returned(*a, a->name + "_out"));
+  }
+  // Note [bernoulli.p schema]: its out= variant lacks the default.
+  if (op_name(s) == "bernoulli.p")
+    for (auto& a : sig.arguments)
+      if (a.name == "p" && type_text(a) == "float") a.default_value = "0.5";
+  return sig;
 }
 
 }  // namespace dispatchctl::torchgen

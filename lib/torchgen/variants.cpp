@@ -15,43 +15,50 @@ std::string out_overload(const std::string& overload) { return overload.empty() 
 void add_out_args_from_returns(const FunctionSchema& from, FunctionSchema& to) {
   std::set<char> used;
   for (const auto& a : from.arguments)
-    if (!a.annotation.empty()) used.insert(a.annotation.front());
+    if (!a.alias.empty()) used.insert(a.alias.front());
   std::string valid;
   for (char c = 'a'; c <= 'z'; ++c)
     if (!used.count(c)) valid += c;
   bool all_tensors = true;
-  for (const auto& r : from.returns) all_tensors = all_tensors && r.type == "Tensor";
+  for (const auto& r : from.returns) all_tensors = all_tensors && type_text(r) == "Tensor";
   to.returns.clear();
   for (size_t i = 0; i < from.returns.size(); ++i) {
     const auto& r = from.returns[i];
-    if (!type_is_tensor_like(r.type)) {
+    if (!is_tensor_like(r.type)) {
       to.returns.push_back(r);
       continue;
     }
     SchemaArgument out;
     out.name = from.returns.size() == 1 ? "out" : "out" + std::to_string(i);
     out.type = r.type;
-    out.annotation = std::string(1, i < valid.size() ? valid[i] : 'z') + "!";
-    out.kwarg_only = out.out = true;
+    out.size = r.size;
+    out.alias = std::string(1, i < valid.size() ? valid[i] : 'z') + "!";
+    out.kwarg_only = true;  // kwarg-only and mutable: an out= argument
     to.arguments.push_back(out);
-    if (all_tensors) to.returns.push_back({out.type, out.annotation, ""});
+    if (all_tensors) {
+      SchemaArgument returned;
+      returned.type = out.type;
+      returned.size = out.size;
+      returned.alias = out.alias;
+      to.returns.push_back(std::move(returned));
+    }
   }
 }
 
 FunctionSchema out_schema(const FunctionSchema& base) {
   FunctionSchema out;
-  switch (base.kind()) {
+  switch (schema_kind(base)) {
     case SchemaKind::Inplace: {  // self_to_out_signature
       out = base;
       SchemaArgument extra;
       for (auto& a : out.arguments)
         if (!a.kwarg_only && a.name == "self") {
           extra = a;
-          a.annotation.clear();
+          a.alias.clear();
         }
       extra.name = "out";
       extra.default_value.reset();
-      extra.kwarg_only = extra.out = true;
+      extra.kwarg_only = true;  // with self's mutable alias: an out= argument
       out.arguments.push_back(extra);
       break;
     }
@@ -60,23 +67,23 @@ FunctionSchema out_schema(const FunctionSchema& base) {
       add_out_args_from_returns(base, out);
       break;
     default: {  // functional_to_out_signature
-      out = base.signature();
-      out.name = base.name;
+      out = signature(base);
       add_out_args_from_returns(base, out);
       break;
     }
   }
-  out.ns = base.ns;
-  out.name.inplace = false;
-  out.name.functional_overload = false;
-  out.overload = out_overload(base.overload);
+  const BaseOperatorName name = base_name(base);
+  set_base_name(out, {name.base, false, name.dunder, false});
+  out.overload_name = out_overload(base.overload_name);
   return out;
 }
 
 FunctionSchema functional_schema(const FunctionSchema& base) {
-  FunctionSchema f = base.signature(false, true);
-  f.name.functional_overload = base.kind() == SchemaKind::Mutable;
-  f.overload = base.overload;
+  FunctionSchema f = signature(base, false, true);
+  BaseOperatorName name = base_name(f);
+  name.functional_overload = schema_kind(base) == SchemaKind::Mutable;
+  set_base_name(f, name);
+  f.overload_name = base.overload_name;
   return f;
 }
 
@@ -114,7 +121,7 @@ void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules) {
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];
       manual = manual && f.manual_cpp_binding;
-      const bool exempt_set = rules.set_is_not_a_view && f.func.name.to_string() == "set_";
+      const bool exempt_set = rules.set_is_not_a_view && unqualified_name(f.func) == "set_";
       view = view || (f.is_view_op(rules.inplace_view_not_views) && !exempt_set);
       cia = cia && f.has_cia();
       core = core || f.tags.count("core");
@@ -125,8 +132,8 @@ void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules) {
     const NativeFunction* base = rules.prefer_mutable_base
                                      ? (mutable_op ? mutable_op : inplace ? inplace : out ? out : functional)
                                      : (inplace ? inplace : mutable_op ? mutable_op : out ? out : functional);
-    bool base_valid = base->func.kind() == SchemaKind::Inplace;
-    for (const auto& r : base->func.returns) base_valid = base_valid || type_is_tensor_like(r.type);
+    bool base_valid = schema_kind(base->func) == SchemaKind::Inplace;
+    for (const auto& r : base->func.returns) base_valid = base_valid || is_tensor_like(r.type);
     bool needs_out = false;
     for (const auto& name : base->autogen) needs_out = needs_out || name.find("out") != std::string::npos;
     const bool gets_out = !out && base_valid && needs_out;

@@ -84,24 +84,24 @@ TEST_CASE("rule generated-cea and O2: autogen out= and functional variants, `_fu
 }
 
 TEST_CASE("O3: without a self argument every positional argument counts as after self") {
-  const auto s = torchgen::parse_function_schema("my_norm(Tensor input, Tensor(a!) running_mean) -> Tensor");
-  CHECK(s.kind() == torchgen::SchemaKind::Mutable);
-  CHECK(torchgen::parse_function_schema("add_(Tensor(a!) self, Tensor other) -> Tensor(a!)").kind() ==
+  const auto s = torchgen::parse_torchgen_schema("my_norm(Tensor input, Tensor(a!) running_mean) -> Tensor");
+  CHECK(torchgen::schema_kind(s) == torchgen::SchemaKind::Mutable);
+  CHECK(torchgen::schema_kind(torchgen::parse_torchgen_schema("add_(Tensor(a!) self, Tensor other) -> Tensor(a!)")) ==
         torchgen::SchemaKind::Inplace);
-  CHECK(torchgen::parse_function_schema("f.out(Tensor self, *, Tensor(a!) _scratch_x) -> Tensor(a!)").kind() ==
+  CHECK(torchgen::schema_kind(torchgen::parse_torchgen_schema("f.out(Tensor self, *, Tensor(a!) _scratch_x) -> Tensor(a!)")) ==
         torchgen::SchemaKind::Scratch);
 }
 
 TEST_CASE("O4: the dispatcher's re-print of defaults and types") {
-  const auto s = torchgen::parse_function_schema(
+  const auto s = torchgen::parse_torchgen_schema(
       "my_op(Tensor self, float eps=1e-05, float p=2, Scalar s=1.0, Scalar t=0.3333333333333333, int reduction=Mean, "
       "ScalarType? dtype=long, str mode='linear', SymInt[2] stride=1, int[1] dim=[-2,-1], int[2] pad=0, "
       "MemoryFormat memory_format=contiguous_format, DeviceIndex? idx=None) -> Tensor");
-  CHECK(s.dispatcher_text(false) ==
+  CHECK(torchgen::dispatcher_text(s, false) ==
         "aten::my_op(Tensor self, float eps=1.0000000000000001e-05, float p=2., Scalar s=1., "
         "Scalar t=0.33333333333333331, int reduction=1, ScalarType? dtype=4, str mode=\"linear\", "
         "SymInt[2] stride=[1, 1], int[1] dim=[-2, -1], int[2] pad=0, MemoryFormat memory_format=0, int? idx=None) -> Tensor");
-  CHECK(torchgen::parse_function_schema("f(Tensor self, Dimname dim) -> Tensor").dispatcher_text(true) ==
+  CHECK(torchgen::dispatcher_text(torchgen::parse_torchgen_schema("f(Tensor self, Dimname dim) -> Tensor"), true) ==
         "aten::f(Tensor self, str dim) -> Tensor");
 }
 
