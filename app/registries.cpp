@@ -1,13 +1,8 @@
 // dispatchctl registries: what is built in.
-#include <nlohmann/json.hpp>
-
 #include "builtin/builtin.h"
 #include "common.h"
-#include "keys/release_spec.h"
-#include "query/predicates.h"
-#include "load/load_registry.h"
-#include "render/json_document.h"
-#include "util/wrap.h"
+#include "inventory/builtin_inventory.h"
+#include "render/registries_render.h"
 
 namespace dispatchctl::cli {
 
@@ -27,45 +22,8 @@ void setup_registries(CLI::App& app, int& exit_code) {
       "backends_not_compiled, operators, kernels, fallbacks, default}]");
   sub->add_flag("--json", *json, "JSON output");
   sub->callback([json, &exit_code] {
-    nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    std::string text;
-    const std::string cuda = builtin_names_of_build("CUDA");
-    for (const auto& b : builtin_registries()) {
-      const std::string name = std::string(k_builtin_prefix) + std::string(b.version);
-      auto reg = load_registry({name});
-      size_t kernels = 0;
-      for (const auto& op : reg->operators()) kernels += op.registrations.size();
-      const BuildBackends build = build_backends(*reg);
-      const bool predicted = !b.predicted_from.empty();
-      nlohmann::ordered_json entry = {{"name", name},
-                      {"build", b.build},
-                      {"predicted", predicted},
-                      {"cpu_only", build.cpu_only},
-                      {"backends_compiled", build.compiled},
-                      {"backends_not_compiled", build.not_compiled},
-                      {"torch_version", b.release},
-                      {"operators", reg->operators().size()},
-                      {"kernels", kernels},
-                      {"fallbacks", reg->fallbacks().size()},
-                      {"default", name == k_default_registry}};
-      if (predicted) entry["predicted_from"] = b.predicted_from;
-      list.push_back(std::move(entry));
-      text += name + "  " + std::to_string(reg->operators().size()) + " operators, " +
-              std::to_string(kernels) + " kernels, " + std::to_string(reg->fallbacks().size()) +
-              " backend fallbacks" + (name == k_default_registry ? "  (default)" : "") + "\n";
-      const std::string made = predicted ? "predicted from " + std::string(b.predicted_from)
-                                         : "real: dumped from " + std::string(reg->catalogue().spec().reference_build);
-      text += "  " + wrap_words("PyTorch " + std::string(b.release) + ", " + std::string(b.build) + " build, " + made,
-                                2, 2, output_width()) + "\n";
-      std::string compiled;
-      for (const auto& backend : build.compiled) compiled += (compiled.empty() ? "" : " ") + backend;
-      if (build.cpu_only)
-        text += "  " + wrap_words("CPU-only build (kernels for " + compiled + " only): CUDA rows are what a "
-                                  "CPU-only PyTorch computes; for CUDA answers use " +
-                                      (cuda.empty() ? "" : cuda + " or ") + "your CUDA build (-m python)",
-                                  2, 2, output_width()) + "\n";
-    }
-    write_stdout(*json ? json_document({{"registries", std::move(list)}}).dump(2) + "\n" : text);
+    const BuiltinInventory inventory = builtin_inventory();
+    write_stdout(*json ? registries_json(inventory).dump(2) + "\n" : registries_text(inventory, output_width()));
     exit_code = 0;
   });
 }

@@ -111,7 +111,7 @@ bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
     options.go_on_after_refusal = true;
     if (!source.build_backends.empty())
       options.build_backends = parse_build_backends(source.build_backends, registry->torch_version());
-    apply_predictions(*registry, predict_from_model(*model, rules, options), inputs.native_functions.path, options);
+    apply_predictions(*registry, predict_from_model(*model, rules, options), inputs.native_functions.path);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));
     load.not_loaded.push_back(source.text);

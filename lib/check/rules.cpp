@@ -84,13 +84,11 @@ const std::vector<RuleInfo>& check_rules() {
        "kernel from its own registrations at KEY; a backend fallback or nothing does not count. An "
        "alias key stands for its runtime keys the operator has a backend kernel for (--require "
        "Autograd: AutogradCPU for an operator with a CPU kernel, …)."},
-      {"stale-live-row", Severity::Warning,
-                     "Registration order leaves live dispatch-table rows stale",
-                     "PyTorch updates its live table incrementally; some orders (CIA before CEA, CIA "
-                     "before a Sparse or building-block kernel) leave rows that calls use but that "
-                     "_dispatch_dump_table no longer shows. Register in the other order or add "
-                     "the missing kernel. Operators read from a PyTorch dump are skipped: a dump does "
-                     "not record registration order."},
+      {"stale-live-row", Severity::Warning, "Registration order leaves live dispatch-table rows stale",
+       "PyTorch updates its live table incrementally; some orders (CIA before CEA, CIA before a Sparse or "
+       "building-block kernel) leave rows that calls use but that _dispatch_dump_table no longer shows. Register "
+       "in the other order or add the missing kernel. Operators read from a PyTorch dump are skipped: a dump does "
+       "not record registration order."},
   };
   return rules;
 }

@@ -1,5 +1,7 @@
 #include "load/python_export.h"
 
+#include "load/export_cache.h"
+
 #include "util/log.h"
 
 #include <fcntl.h>
@@ -104,31 +106,6 @@ std::string error_line(const std::string& text) {
                    " a Python with torch? e.g. -m python:/usr/bin/python3");
 }
 
-// The cache could not be used (a write into it failed): the export runs without it.
-struct CacheUnusable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-fs::path cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "dispatchctl";
-  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "dispatchctl";
-  std::error_code ec;
-  const fs::path temp = fs::temp_directory_path(ec);
-  return (ec ? fs::path("/tmp") : temp) / ("dispatchctl-" + std::to_string(getuid()));
-}
-
-// The cache folder, made if needed; nullopt, with `why`, when it cannot be written.
-std::optional<fs::path> usable_cache_dir(std::string& why) {
-  const fs::path dir = cache_dir();
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!ec && !fs::is_directory(dir, ec)) ec = std::make_error_code(std::errc::not_a_directory);
-  if (!ec && ::access(dir.c_str(), W_OK | X_OK) != 0) ec = std::error_code(errno, std::generic_category());
-  if (!ec) return dir;
-  why = dir.string() + ": " + ec.message();
-  return std::nullopt;
-}
-
 // A fresh folder under TMPDIR (or /tmp) for an export that cannot be cached.
 std::string make_temporary_folder(const std::string& why_not_cached) {
   std::error_code ec;
@@ -141,16 +118,6 @@ std::string make_temporary_folder(const std::string& why_not_cached) {
   return pattern;
 }
 
-// Runs `write` on a file of the cache: a failure means the cache is unusable.
-template <typename Write>
-auto in_cache(Write write) {
-  try {
-    return write();
-  } catch (const InputError& e) {
-    throw CacheUnusable(e.what());
-  }
-}
-
 fs::path write_exporter(const fs::path& dir) {
   const fs::path script = dir / "dispatchctl-export.py";
   const std::string_view text = exporter_script();
@@ -160,14 +127,6 @@ fs::path write_exporter(const fs::path& dir) {
     write_file_atomically(script.string(), std::string(text));
   return script;
 }
-
-// What identifies the torch an interpreter imports (its version, where it is
-// installed and when that changed), and the paths whose modification times
-// tell that this may no longer hold. Starting the interpreter costs a second.
-struct TorchProbe {
-  std::string identity;
-  std::vector<std::string> watched;
-};
 
 TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
   static constexpr const char* probe =
@@ -219,72 +178,6 @@ TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
   return out;
 }
 
-// "MTIME_NS SIZE" of a path, "-" when it does not exist.
-std::string stamp(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return "-";
-  return std::to_string(st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec) + " " + std::to_string(st.st_size);
-}
-
-// The interpreter without starting it: the path it is run by (PATH looked up
-// as posix_spawnp does; a venv's python is told apart by it), what that
-// resolves to and its stamp, and the environment that changes sys.path.
-// Empty when it cannot be found (the probe then says why).
-std::string interpreter_identity(const std::string& interpreter) {
-  std::string path;
-  if (interpreter.find('/') != std::string::npos) {
-    path = interpreter;
-  } else if (const char* env_path = std::getenv("PATH")) {
-    std::istringstream dirs(env_path);
-    for (std::string dir; path.empty() && std::getline(dirs, dir, ':');) {
-      const std::string candidate = (dir.empty() ? "." : dir) + "/" + interpreter;
-      if (::access(candidate.c_str(), X_OK) == 0) path = candidate;
-    }
-  }
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(path, ec);
-  const fs::path target = fs::canonical(absolute, ec);
-  if (path.empty() || ec) return "";
-  std::string identity = absolute.string() + " -> " + target.string() + " " + stamp(target.string());
-  for (const char* name : {"PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE", "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "HOME"})
-    if (const char* value = std::getenv(name)) identity += std::string(" ") + name + "=" + value;
-  return identity;
-}
-
-// The torch identity: from the locator the last probe of this interpreter
-// left, while every path it watched keeps its stamp; else probed now (and
-// the locator rewritten). The locator file: the interpreter's identity, the
-// torch identity, then "STAMP\tPATH" per watched path.
-std::string torch_identity(const PythonExport& request, const fs::path& dir) {
-  std::string interpreter = interpreter_identity(request.interpreter);
-  if (!interpreter.empty() && !request.imports.empty()) {
-    std::error_code ec;
-    interpreter += " cwd=" + fs::current_path(ec).string();
-    for (const auto& m : request.imports) interpreter += " import=" + m;
-  }
-  char name[40];
-  std::snprintf(name, sizeof name, "locator-%016zx.txt", std::hash<std::string>{}(interpreter));
-  const fs::path locator = dir / name;
-  if (!interpreter.empty()) {
-    std::ifstream in(locator);
-    std::string seen_interpreter, identity;
-    bool fresh = std::getline(in, seen_interpreter) && seen_interpreter == interpreter &&
-                 std::getline(in, identity) && !identity.empty();
-    for (std::string line; fresh && std::getline(in, line);) {
-      const auto tab = line.find('\t');
-      fresh = tab != std::string::npos && stamp(line.substr(tab + 1)) == line.substr(0, tab);
-    }
-    if (fresh) return identity;
-  }
-  const TorchProbe probed = probe_torch(request, dir / ("probe-" + std::to_string(getpid())));
-  if (!interpreter.empty()) {
-    std::string text = interpreter + "\n" + probed.identity + "\n";
-    for (const auto& path : probed.watched) text += stamp(path) + "\t" + path + "\n";
-    in_cache([&] { write_file_atomically(locator.string(), text); });
-  }
-  return probed.identity;
-}
-
 // The export, run in `work` (the exporter script and the captured output go there).
 void export_in(const PythonExport& request, const std::string& output, const fs::path& script, const fs::path& work) {
   std::vector<std::string> argv = {request.interpreter, script.string(), "-o", output};
@@ -304,13 +197,9 @@ void export_in(const PythonExport& request, const std::string& output, const fs:
 // when a file of the cache cannot be written.
 std::string export_into_cache(const PythonExport& request, const fs::path& dir) {
   const fs::path script = in_cache([&] { return write_exporter(dir); });
-  std::string key = torch_identity(request, dir);
-  for (const auto& m : request.imports) key += " import:" + m;
-  if (request.recorded) key += " recorded";
-  key += " exporter:" + std::to_string(std::hash<std::string_view>{}(exporter_script()));
-  char name[32];
-  std::snprintf(name, sizeof name, "export-%016zx.json", std::hash<std::string>{}(key));
-  const fs::path cached = dir / name;
+  const std::string identity = torch_identity(
+      request, dir, [&] { return probe_torch(request, dir / ("probe-" + std::to_string(getpid()))); });
+  const fs::path cached = dir / cached_export_name(identity, request, exporter_script());
   std::error_code ec;
   if (fs::is_regular_file(cached, ec)) {
     log_verbose("-m python: cache hit {}", cached.string());

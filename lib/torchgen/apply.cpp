@@ -84,15 +84,14 @@ void apply_torchgen(Registry& base, const TorchgenInputs& inputs, const Torchgen
              inputs.native_functions.path, join(added), join(base_backends));
     return;
   }
-  apply_predictions(base, predict_from_inputs(inputs, base.catalogue(), options), inputs.native_functions.path, options);
+  apply_predictions(base, predict_from_inputs(inputs, base.catalogue(), options), inputs.native_functions.path);
 }
 
 Predictions predict_from_model(const TorchgenModel& model, const ReleaseRules& rules, const TorchgenOptions& options) {
   return predict(model, rules, compiled_keys(rules, options.build_backends));
 }
 
-void apply_predictions(Registry& base, const Predictions& predictions, const std::string& native_functions_path,
-                       const TorchgenOptions& /*options: what the predictions were made with*/) {
+void apply_predictions(Registry& base, const Predictions& predictions, const std::string& native_functions_path) {
   const Catalogue& catalogue = base.catalogue();
   const ReleaseRules& rules = rules_or_throw(catalogue.version(), native_functions_path);
 

@@ -35,7 +35,7 @@ void apply_torchgen(Registry& base_or_empty, const TorchgenInputs& inputs, const
 // (`check` finds the refusals on it first): model with its generated variants.
 Predictions predict_from_model(const TorchgenModel& model, const ReleaseRules& rules, const TorchgenOptions& options);
 void apply_predictions(Registry& base_or_empty, const Predictions& predictions,
-                       const std::string& native_functions_path, const TorchgenOptions& options);
+                       const std::string& native_functions_path);
 // "CPU,CUDA" -> {"CPU","CUDA"}; InputError naming the known backends.
 std::set<std::string> parse_build_backends(const std::string& list, const std::string& release);
 
