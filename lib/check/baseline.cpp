@@ -42,6 +42,19 @@ void compare_to_base(CheckResult& result, CheckResult base, bool show_existing) 
   }
   result.findings = std::move(kept);
   result.fixed.clear();
+  if (!result.not_loaded.empty()) {
+    // The change did not load: its registry is the base's less the change, and
+    // a finding it lacks says nothing. What the base had stays pre-existing.
+    for (auto& [identity, left] : unmatched) {
+      result.existing_count += left.size();
+      if (show_existing)
+        for (Finding* p : left) {
+          p->pre_existing = true;
+          result.findings.push_back(std::move(*p));
+        }
+    }
+    return;
+  }
   for (auto& f : base.findings) {
     auto& left = unmatched[identity_of(f)];
     for (Finding* p : left)

@@ -80,7 +80,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
                          (f.location.line > 0 ? ":" + std::to_string(f.location.line) : std::string()) + ": " +
                          f.message);
     CheckResult result = run_check(sources, plain);
-    if (base.registry && result.registry && result.in_scope) {
+    if (base.registry && result.registry && result.in_scope && result.not_loaded.empty()) {
       std::vector<Finding> costs;
       lint_changes(*base.registry, *result.registry, result.in_scope, costs);
       for (auto& f : costs)
@@ -97,6 +97,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   CheckResult result;
   result.sources = sources;
   result.notes = std::move(load.notes);
+  result.not_loaded = std::move(load.not_loaded);
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;

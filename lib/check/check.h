@@ -57,6 +57,10 @@ struct CheckResult {
   bool compared_to_base = false;
   size_t new_count = 0, existing_count = 0;
   std::vector<Finding> fixed;  // the base's findings the change removes
+  // Sources checked that did not load (a load-error, or torchgen stopped
+  // reading the YAML): the registry lacks the change, so with a base nothing
+  // is claimed fixed: the base's findings all stay pre-existing.
+  std::vector<std::string> not_loaded;
   bool has_errors() const;
 };
 

@@ -4,8 +4,10 @@
 //     lost it (a `dispatch:` table on an operator that had none replaces the
 //     implicit CompositeImplicitAutograd entry), leaving keys without a kernel.
 //   backward-not-implemented: its Autograd kernel became PyTorch's boxed
-//     autograd-not-implemented kernel (no derivatives.yaml formula any more, or
-//     no CompositeImplicitAutograd kernel to differentiate through any more).
+//     autograd-not-implemented kernel while backward worked before: a
+//     derivatives.yaml formula is gone, or the operator left
+//     CompositeImplicitAutograd (whose decomposition autograd differentiated
+//     through) without getting one.
 #include "check/lint_changes.h"
 
 #include "keys/key_summary.h"
@@ -32,6 +34,20 @@ bool lost_row(Rule r) {
 // The autograd-not-implemented kernel as PyTorch registers it: boxed only, no signature.
 bool not_implemented(const Kernel* k) { return k && !k->fallthrough && !k->signature && !k->unboxed; }
 
+// What a missing formula is written as: the operator's derivatives.yaml `- name:` line.
+std::string formula_entry(const Operator& op) {
+  std::string schema = op.schema ? std::string(op.schema->text) : std::string(op.name);
+  if (const size_t ns = schema.find("::"); ns != std::string::npos && ns < schema.find('(')) schema.erase(0, ns + 2);
+  return "`- name: " + schema + "`";
+}
+
+std::string gradients_after(const Operator& op, const Kernel* autograd_kernel) {
+  if (autograd_kernel && !not_implemented(autograd_kernel))
+    return "gradients survive: its derivatives.yaml formula's Autograd kernel differentiates the keys that keep a kernel";
+  return "gradients are lost: derivatives.yaml has no formula for it, so backward raises \"derivative for " +
+         std::string(op.name) + " is not implemented\" where a kernel remains";
+}
+
 }  // namespace
 
 void lint_changes(const Registry& before, const Registry& after, const std::function<bool(const Operator&)>& in_scope,
@@ -39,9 +55,11 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
   const Catalogue& cat = after.catalogue();
   const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
   const auto autograd = cat.alias(Alias::Autograd);
+  const auto before_autograd = before.catalogue().alias(Alias::Autograd);
   for (const Operator* op : after.sorted_operators()) {
     if (!in_scope(*op)) continue;
     const Operator* old = before.find(op->name);
+    const Kernel* now = autograd ? op->active(*autograd) : nullptr;
     if (old && old->has(cia) && !op->has(cia)) {
       std::vector<Key> lost;
       for (Key k : cat.runtime_keys()) {
@@ -52,27 +70,28 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
         out.push_back(at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
                          op->name + " lost its CompositeImplicitAutograd (math) kernel: " + std::to_string(lost.size()) +
                              (lost.size() == 1 ? " key has" : " keys have") + " no kernel now and calls there raise (" +
-                             summarize_keys(cat, lost) + "); a dispatch: table replaces the implicit "
-                             "CompositeImplicitAutograd entry, so list `CompositeImplicitAutograd: KERNEL` in it "
-                             "(or give those keys kernels)"));
+                             summarize_keys(cat, lost) + "); " + gradients_after(*op, now) +
+                             "; a dispatch: table replaces the implicit CompositeImplicitAutograd entry, so list "
+                             "`CompositeImplicitAutograd: KERNEL` in it (or give those keys kernels)"));
     }
-    if (!autograd) continue;
-    const Kernel* now = op->active(*autograd);
-    const Kernel* was = old ? old->active(*autograd) : nullptr;
+    if (!old || !not_implemented(now)) continue;
     // Backward worked before through a formula's Autograd kernel, or through
-    // the CompositeImplicitAutograd kernel's decomposition (no Autograd kernel
-    // of its own: autograd records the ops it calls).
-    const bool differentiated_through_math = old && !was && old->has(cia);
-    if (not_implemented(now) && old && ((was && !not_implemented(was)) || differentiated_through_math))
-      out.push_back(at("backward-not-implemented", *op, now,
-                       "backward through " + op->name + " will raise \"derivative for " + op->name +
-                           " is not implemented\": " +
-                           (differentiated_through_math
-                                ? "it lost its CompositeImplicitAutograd kernel, which autograd differentiated "
-                                  "through, and derivatives.yaml has no formula for it"
-                                : "derivatives.yaml has no formula for it any more") +
-                           " (its Autograd kernel is now PyTorch's autograd-not-implemented kernel); add its `- name:` "
-                           "entry with a formula per differentiable input, or mark the outputs non-differentiable"));
+    // the math kernel's decomposition (a CompositeImplicitAutograd operator has
+    // no Autograd kernel of its own).
+    const Kernel* was = before_autograd ? old->active(*before_autograd) : nullptr;
+    const bool left_cia = old->has(cia) && !op->has(cia);
+    if (was ? not_implemented(was) : !left_cia) continue;
+    const std::string why =
+        was ? "derivatives.yaml has no formula for it any more"
+            : "it left CompositeImplicitAutograd, whose decomposition autograd differentiated through, and "
+              "derivatives.yaml has no formula for it";
+    out.push_back(at("backward-not-implemented", *op, now,
+                     "backward through " + op->name + " will raise \"derivative for " + op->name +
+                         " is not implemented\": " + why + " (its Autograd kernel is now PyTorch's "
+                         "autograd-not-implemented kernel); add " + formula_entry(*op) +
+                         " to derivatives.yaml with a formula per differentiable input" +
+                         (left_cia ? std::string(", or keep `CompositeImplicitAutograd: KERNEL` in its dispatch table")
+                                   : std::string(", or mark the outputs non-differentiable"))));
   }
 }
 

@@ -47,10 +47,6 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
     char* end = nullptr;
     f.location.line = static_cast<int>(std::strtol(rest, &end, 10));
     f.message = end && end[0] == ':' ? std::string(end + 1 + (end[1] == ' ')) : std::string(rest);
-    if (f.location.line > 0 && !s->text.empty()) {
-      f.rule = std::string(k_rule);
-      f.kind = "parse";
-    }
   }
   if (f.location.file.empty()) f.location.file = inputs.native_functions.path;
   return f;
@@ -70,6 +66,8 @@ std::optional<TorchgenModel> lint_and_parse(const TorchgenInputs& inputs, const 
     add_generated_functions(model, rules);
     for (const Refusal& r : find_refusals(model, rules)) out.push_back(refusal_finding(r));
     return model;
+  } catch (const TorchgenRefusal& e) {
+    out.push_back(refusal_finding(e.refusal));  // torchgen's own assert stopped the reading
   } catch (const InputError& e) {
     out.push_back(from_input_error(e.what(), inputs));
   }
@@ -84,8 +82,10 @@ std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Cata
   return out;
 }
 
-bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Registry>& registry,
-                                    std::vector<Finding>& findings, std::vector<std::string>& files) {
+bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
+  std::unique_ptr<Registry>& registry = load.registry;
+  std::vector<Finding>& findings = load.findings;
+  std::vector<std::string>& files = load.manifest_files;
   const bool backend = source.kind == SourceSpec::Kind::TorchgenBackend;
   if (!backend && source.kind != SourceSpec::Kind::Torchgen) return false;
   const std::string& path = source.argument;
@@ -106,7 +106,10 @@ bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Re
     if (inputs.derivatives) files.push_back(inputs.derivatives->path);
     const ReleaseRules& rules = rules_for_any_release(registry->catalogue().version(), path);
     const std::optional<TorchgenModel> model = lint_and_parse(inputs, registry->catalogue(), rules, findings);
-    if (!model) return true;  // the YAML does not load
+    if (!model) {  // the YAML does not load
+      load.not_loaded.push_back(source.text);
+      return true;
+    }
     TorchgenOptions options;
     options.go_on_after_refusal = true;
     if (!source.build_backends.empty())
@@ -114,6 +117,7 @@ bool load_torchgen_source_for_check(const SourceSpec& source, std::unique_ptr<Re
     apply_predictions(*registry, predict_from_model(*model, rules, options), inputs.native_functions.path);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));
+    load.not_loaded.push_back(source.text);
   }
   return true;
 }

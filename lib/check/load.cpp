@@ -93,13 +93,14 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
   };
   for (size_t i = bases; i < specs.size(); ++i) {
     const std::string& source = specs[i].argument;
-    if (torchgen::load_torchgen_source_for_check(specs[i], out.registry, out.findings, out.manifest_files)) continue;
+    if (torchgen::load_torchgen_source_for_check(specs[i], out)) continue;
     std::optional<ManifestDocument> manifest;
     try {
       manifest = read_manifest(read_input_file(source), source,
                                {builtin_releases(), out.registry ? &out.registry->catalogue() : nullptr});
     } catch (const InputError& e) {
       out.findings.push_back(load_error(source, e.what()));
+      out.not_loaded.push_back(specs[i].text);
       continue;
     }
     if (!out.registry) {
@@ -117,6 +118,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
       apply_manifest(*out.registry, std::move(*manifest));
     } catch (const InputError& e) {
       out.findings.push_back(load_error(source, e.what()));
+      out.not_loaded.push_back(specs[i].text);
     }
   }
   if (out.registry) out.registry->on_refused = nullptr;

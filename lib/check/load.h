@@ -18,6 +18,9 @@ struct CheckLoad {
   std::vector<std::string> manifest_files;  // non-builtin sources that loaded at least in part
   std::vector<Finding> findings;            // severities still the rules' defaults
   std::vector<std::string> notes;           // the layering rule's (load/load_registry.h), for stderr
+  // Sources (as given) that did not load, or loaded only in part: the registry
+  // lacks what they would have changed, so comparing it with a base says nothing.
+  std::vector<std::string> not_loaded;
 };
 
 // A first manifest file goes over its release's built-in registry as the

@@ -68,11 +68,14 @@ const std::vector<RuleInfo>& check_rules() {
       {"math-kernel-lost", Severity::Warning, "A change takes the math kernel away from keys (check --base)",
        "The operator had a CompositeImplicitAutograd kernel before the change and has none after it, so "
        "keys it used to fill (CPU included, for a YAML entry that gains a dispatch: table such as a lone "
-       "SparseCPU entry) now have no kernel and calls there raise. List CompositeImplicitAutograd in the "
+       "SparseCPU entry) now have no kernel and calls there raise. The message says whether gradients "
+       "survive: an operator with a derivatives.yaml formula keeps them, a dropout-like one without a "
+       "formula loses them (backward-not-implemented). List CompositeImplicitAutograd in the "
        "dispatch table or give those keys kernels."},
       {"backward-not-implemented", Severity::Warning,
        "A change leaves an operator's backward unimplemented (check --base)",
-       "The operator's Autograd kernel was a generated VariableType kernel before the change and is "
+       "Backward worked before the change (a generated VariableType kernel, or the decomposition of a "
+       "CompositeImplicitAutograd kernel) and the operator's Autograd kernel is "
        "PyTorch's boxed autograd-not-implemented kernel after it (its derivatives.yaml formula is gone, "
        "or it moved from CompositeImplicitAutograd to explicit kernels without one): the forward runs, "
        "backward raises \"derivative for OP is not implemented\". Add the formula."},

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "render/findings_render.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -54,6 +55,10 @@ std::string findings_markdown(const CheckResult& r, const std::string& repo_root
   }
   out += std::to_string(counts[2]) + " | " + std::to_string(counts[1]) + " | " + std::to_string(counts[0]) + " | " +
          std::to_string(r.operators_checked) + " |\n";
+  if (r.compared_to_base && !r.not_loaded.empty())
+    out += "\n**Not compared with the base:** " + join(r.not_loaded, ", ") +
+           (r.not_loaded.size() == 1 ? " does" : " do") +
+           " not load, so nothing is claimed fixed (the base's findings count as pre-existing).\n";
   if (r.findings.empty() && r.fixed.empty()) return out + "\nNo findings" + (r.compared_to_base ? " the change brings." : ".") + "\n";
   // Operators in order of their first finding; findings without one last.
   std::vector<std::string> order;

@@ -1,5 +1,6 @@
 #include "render/findings_render.h"
 
+#include "util/join.h"
 #include "util/wrap.h"
 
 #include <algorithm>
@@ -24,8 +25,12 @@ std::string place(const Location& loc) {
 }  // namespace
 
 std::string base_summary(const CheckResult& r) {
-  return std::to_string(r.new_count) + " new, " + std::to_string(r.fixed.size()) + " fixed, " +
-         std::to_string(r.existing_count) + " pre-existing";
+  std::string out = std::to_string(r.new_count) + " new, " + std::to_string(r.fixed.size()) + " fixed, " +
+                    std::to_string(r.existing_count) + " pre-existing";
+  if (!r.not_loaded.empty())
+    out += " (" + join(r.not_loaded, ", ") + (r.not_loaded.size() == 1 ? " does" : " do") +
+           " not load: the change could not be compared with the base, so nothing is claimed fixed)";
+  return out;
 }
 
 namespace {
@@ -111,7 +116,10 @@ json findings_json(const CheckResult& r) {
     if (r.compared_to_base) j["pre_existing"] = f.pre_existing;
     findings.push_back(std::move(j));
   }
-  if (r.compared_to_base) doc["base"] = {{"new", r.new_count}, {"fixed", r.fixed.size()}, {"pre_existing", r.existing_count}};
+  if (r.compared_to_base) {
+    doc["base"] = {{"new", r.new_count}, {"fixed", r.fixed.size()}, {"pre_existing", r.existing_count}};
+    if (!r.not_loaded.empty()) doc["base"]["not_loaded"] = r.not_loaded;
+  }
   doc["findings"] = std::move(findings);
   return doc;
 }

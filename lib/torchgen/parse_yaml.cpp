@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "torchgen/inputs.h"
+#include "torchgen/refusals.h"
 #include "util/errors.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
@@ -18,11 +19,26 @@ int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
   throw InputError(file + ":" + std::to_string(line) + ": " + message);
 }
 
+std::string_view reading_fix(std::string_view kind) {
+  for (const auto& k : reading_refusal_kinds())
+    if (k.id == kind) return k.fix;
+  return {};
+}
+
+// One of torchgen's own asserts while reading (reading_refusal_kinds()): the
+// reading stops, as torchgen's does. `suggestion` ("; did you mean 'X'?")
+// replaces the kind's fix, so the line reads as before: "FILE:LINE: reason; fix".
+[[noreturn]] void refuse(std::string_view kind, const std::string& file, int line, const std::string& reason,
+                         const std::string& suggestion = "", const std::string& op = "") {
+  std::string fix = suggestion.rfind("; ", 0) == 0 ? suggestion.substr(2) : std::string(reading_fix(kind));
+  throw TorchgenRefusal(Refusal{{file, line}, op, std::string(kind), reason, std::move(fix)});
+}
+
 YAML::Node load_yaml(const YamlSource& source) {
   try {
     YAML::Node root = YAML::Load(source.text);
     if (!root.IsSequence() && !root.IsNull())
-      fail(source.path, line_of(root), "expected a YAML list of entries ('- func: ...')");
+      refuse("malformed-entry", source.path, line_of(root), "expected a YAML list of entries ('- func: ...')");
     return root;
   } catch (const YAML::ParserException& e) {
     fail(source.path, e.mark.line + 1, "YAML syntax error: " + e.msg);
@@ -30,7 +46,7 @@ YAML::Node load_yaml(const YamlSource& source) {
 }
 
 std::string scalar(const YAML::Node& node, const std::string& file, const std::string& field) {
-  if (!node.IsScalar()) fail(file, line_of(node), "'" + field + "' must be a string");
+  if (!node.IsScalar()) refuse("malformed-entry", file, line_of(node), "'" + field + "' must be a string");
   return node.Scalar();
 }
 
@@ -38,21 +54,28 @@ bool boolean(const YAML::Node& node, const std::string& file, const std::string&
   const std::string s = node.IsScalar() ? node.Scalar() : "";
   if (s == "True" || s == "true") return true;
   if (s == "False" || s == "false") return false;
-  fail(file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'");
+  refuse("field-value", file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'",
+         "; write " + field + ": True or False");
 }
 
 // A comma-separated field ("tags: core, pointwise", "CPU, CUDA: kernel"):
 // torchgen refuses an empty item too.
 std::vector<std::string> field_list(const std::string& text, const std::string& file, int line,
                                     const std::string& field) {
-  return split_list(text, file + ":" + std::to_string(line) + ": '" + field + "'");
+  try {
+    return split_list(text, "'" + field + "'");
+  } catch (const InputError& e) {
+    const std::string what = e.what();  // "'FIELD': what; fix"
+    const size_t fix_at = what.rfind("; ");
+    refuse("malformed-entry", file, line, what.substr(0, fix_at), fix_at == std::string::npos ? "" : what.substr(fix_at));
+  }
 }
 
 FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
   try {
     return parse_torchgen_schema(text);
   } catch (const std::invalid_argument& e) {
-    fail(file, line, "malformed schema '" + text + "': " + e.what());
+    refuse("illegal-schema", file, line, "malformed schema '" + text + "': " + e.what());
   }
 }
 
@@ -72,7 +95,7 @@ struct EntryParser {
   std::string checked_key(const std::string& key, int line) const {
     if (options.catalogue && !options.catalogue->find(key) && key != "Default") {
       std::vector<std::string_view> names = options.catalogue->key_names();
-      fail(file, line, "unknown dispatch key '" + key + "'" + did_you_mean(key, names));
+      refuse("unknown-dispatch-key", file, line, "unknown dispatch key '" + key + "'", did_you_mean(key, names));
     }
     return key;
   }
@@ -97,7 +120,7 @@ struct EntryParser {
     for (const auto& t : tags) {
       if (!valid_tags.empty() && !valid_tags.count(t)) {
         std::vector<std::string_view> names(valid_tags.begin(), valid_tags.end());
-        fail(file, line_of(node), "illegal tag " + t + did_you_mean(t, names));
+        refuse("illegal-tag", file, line_of(node), "illegal tag " + t, did_you_mean(t, names), f.func.full_name());
       }
       f.tags.insert(t);
     }
@@ -145,17 +168,17 @@ struct EntryParser {
   }
 
   NativeFunction parse(const YAML::Node& entry) const {
-    if (!entry.IsMap()) fail(file, line_of(entry), "expected an entry '- func: ...'");
+    if (!entry.IsMap()) refuse("malformed-entry", file, line_of(entry), "expected an entry '- func: ...'");
     NativeFunction f;
     f.loc = {file, line_of(entry)};
     std::vector<std::string_view> fields(options.rules->known_fields.begin(), options.rules->known_fields.end());
     for (const auto& kv : entry) {
       const std::string field = kv.first.Scalar();
       if (!options.rules->known_fields.count(field))
-        fail(file, line_of(kv.first), "unknown field '" + field + "' in a native_functions.yaml entry" +
-                                          did_you_mean(field, fields));
+        refuse("unknown-field", file, line_of(kv.first), "unknown field '" + field + "' in a native_functions.yaml entry",
+               did_you_mean(field, fields));
     }
-    if (!entry["func"]) fail(file, f.loc.line, "entry without 'func:'");
+    if (!entry["func"]) refuse("malformed-entry", file, f.loc.line, "entry without 'func:'");
     f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]));
     if (auto n = entry["structured"]) f.structured = boolean(n, file, "structured");
     if (auto n = entry["structured_delegate"]) f.structured_delegate = scalar(n, file, "structured_delegate");
@@ -168,7 +191,7 @@ struct EntryParser {
     parse_checked_fields(f, entry);
     const std::set<std::string> ignored = ignored_keys();
     if (auto d = entry["dispatch"]) {
-      if (!d.IsMap()) fail(file, line_of(d), "'dispatch' must map dispatch keys to kernel names");
+      if (!d.IsMap()) refuse("malformed-entry", file, line_of(d), "'dispatch' must map dispatch keys to kernel names");
       f.dispatch_written = true;
       for (const auto& kv : d) {
         const int line = line_of(kv.first);
@@ -186,7 +209,9 @@ struct EntryParser {
       f.autograd_dispatch_keys.insert("CompositeImplicitAutograd");
     }
     if (entry["ufunc_inner_loop"]) {
-      if (!f.structured) fail(file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured");
+      if (!f.structured)
+        refuse("ufunc-not-structured", file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured", "",
+               f.func.full_name());
       for (const auto& key : options.rules->ufunc_keys) {
         f.dispatch[key] = true;
         f.autograd_dispatch_keys.insert(key);
@@ -199,10 +224,11 @@ struct EntryParser {
 std::set<std::string> parse_tags_yaml(const YamlSource& source) {
   std::set<std::string> tags;
   for (const auto& entry : load_yaml(source)) {
-    if (!entry.IsMap() || !entry["tag"]) fail(source.path, line_of(entry), "expected an entry '- tag: NAME'");
+    if (!entry.IsMap() || !entry["tag"])
+      refuse("malformed-entry", source.path, line_of(entry), "expected an entry '- tag: NAME'");
     for (const auto& kv : entry)
       if (kv.first.Scalar() != "tag" && kv.first.Scalar() != "desc")
-        fail(source.path, line_of(kv.first), "unknown field '" + kv.first.Scalar() + "' in a tags.yaml entry");
+        refuse("unknown-field", source.path, line_of(kv.first), "unknown field '" + kv.first.Scalar() + "' in a tags.yaml entry");
     tags.insert(scalar(entry["tag"], source.path, "tag"));
   }
   return tags;
@@ -250,12 +276,13 @@ bool has_formula(const YAML::Node& formulas) {
 std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, const EntryParser& keys) {
   std::vector<DifferentiabilityInfo> infos;
   for (const auto& entry : load_yaml(source)) {
-    if (!entry.IsMap() || !entry["name"]) fail(source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
+    if (!entry.IsMap() || !entry["name"])
+      refuse("malformed-entry", source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
     DifferentiabilityInfo info;
     info.loc = {source.path, line_of(entry)};
     info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]));
     if (auto d = entry["dispatch"]) {
-      if (!d.IsMap()) fail(source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
+      if (!d.IsMap()) refuse("malformed-entry", source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
       for (const auto& kv : d) {
         info.keys[keys.checked_key(kv.first.Scalar(), line_of(kv.first))] = has_formula(kv.second);
         collect_formula_keys(kv.second, info, kv.first.Scalar());
@@ -282,6 +309,30 @@ auto guarded(const std::string& file, F&& parse) {
 
 }  // namespace
 
+const std::vector<RefusalKind>& reading_refusal_kinds() {
+  static const std::vector<RefusalKind> kinds = {
+      {"illegal-tag", "model.py NativeFunction.from_yaml", "a tag that tags.yaml does not declare",
+       "use a tag tags.yaml declares, or declare the new one there (`- tag: NAME` with a `desc:`)"},
+      {"unknown-dispatch-key", "model.py DispatchKey.parse",
+       "a dispatch: (or derivatives.yaml dispatch:) key that is no DispatchKey",
+       "use a DispatchKey name (CPU, CUDA, Meta, CompositeExplicitAutograd, …)"},
+      {"duplicate-operator", "gen.py parse_native_yaml_struct (BackendIndex.grow_index)",
+       "a second entry with the same operator name and overload",
+       "delete one of the two entries, or give the new one its own overload name"},
+      {"illegal-schema", "model.py FunctionSchema.parse", "a func: or name: schema torchgen cannot parse",
+       "write the schema as `name.overload(Type arg, …) -> Type`, every argument with a type and a name"},
+      {"unknown-field", "model.py NativeFunction.from_yaml (leftover entries)", "a field torchgen does not read",
+       "delete the field or correct its name"},
+      {"ufunc-not-structured", "model.py NativeFunction.from_yaml", "ufunc_inner_loop on an entry without structured: True",
+       "add `structured: True` or drop ufunc_inner_loop"},
+      {"malformed-entry", "model.py NativeFunction.from_yaml, gen.py parse_tags_yaml, load_derivatives.py",
+       "an entry of the wrong shape (not a map, no func:/name:/tag:, a list field with an empty item, a dispatch: "
+       "that is not a map)",
+       "write the entry as the files' other entries are (`- func: SCHEMA` and its fields)"},
+  };
+  return kinds;
+}
+
 TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options) {
   TorchgenModel model;
   if (inputs.tags) model.valid_tags = guarded(inputs.tags->path, [&] { return parse_tags_yaml(*inputs.tags); });
@@ -292,7 +343,9 @@ TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOpt
       NativeFunction f = parser.parse(entry);
       auto [it, fresh] = seen.emplace(f.name(), f.loc.line);
       if (!fresh)
-        fail(f.loc.file, f.loc.line, "duplicate operator " + f.name() + " (first at line " + std::to_string(it->second) + ")");
+        refuse("duplicate-operator", f.loc.file, f.loc.line,
+               "duplicate operator " + f.name() + " (first at line " + std::to_string(it->second) + ")", "",
+               f.func.full_name());
       model.functions.push_back(std::move(f));
     }
     return 0;

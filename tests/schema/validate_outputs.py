@@ -63,6 +63,9 @@ CASES = [
                "--show-existing", "--format", "json", "--no-config"], 0),
     ("check", ["check", "torchgen:" + str(manifests.parent / "cli/fixtures/torchgen/refused.yaml"), "--format", "json",
                "--no-config"], 1),
+    # --base with a change that does not load: "base"."not_loaded".
+    ("check", ["check", "builtin:2.14.1", str(manifests / "check/invalid/syntax.json"), "--base", "builtin:2.14.1",
+               "--format", "json", "--no-config"], 1),
     ("keys", ["keys", "--json"], 0),
     ("keys", ["keys", "--json", "--torch-version", "1.13"], 0),
     ("keys", ["keys", "--alias", "CompositeExplicitAutograd", "--json"], 0),

@@ -54,3 +54,24 @@ TEST_CASE("check --base: a second copy of an old problem is new (identities pair
   CHECK(now.new_count == 1);
   CHECK(now.existing_count == 1);
 }
+
+TEST_CASE("check --base: a change that did not load claims nothing fixed; the base's findings stay pre-existing") {
+  CheckResult base, now;
+  base.findings = {finding("autogradother-ambiguity", "aten::max_pool2d", 1),
+                   finding("cia-with-backend-kernel", "aten::linear", 2, "", Severity::Warning)};
+  now.findings = {finding("torchgen-refusal", "aten::logit", 5366, "illegal-tag")};
+  now.not_loaded = {"torchgen:y"};
+  compare_to_base(now, std::move(base), false);
+  CHECK(now.new_count == 1);
+  CHECK(now.fixed.empty());
+  CHECK(now.existing_count == 2);
+  REQUIRE(now.findings.size() == 1);
+  CHECK(now.has_errors());
+  CheckResult listed, base_again;
+  base_again.findings = {finding("autogradother-ambiguity", "aten::max_pool2d", 1)};
+  listed.not_loaded = {"torchgen:y"};
+  compare_to_base(listed, std::move(base_again), true);
+  REQUIRE(listed.findings.size() == 1);
+  CHECK(listed.findings[0].pre_existing);
+  CHECK_FALSE(listed.has_errors());
+}

@@ -59,10 +59,33 @@ TEST_CASE("check on YAML: torchgen's refusals at the entry's line, in torchgen's
         "of: lonely.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!); declare the functional variant too");
 }
 
-TEST_CASE("check on YAML: a YAML torchgen cannot read is one torchgen-refusal (kind parse) at its line") {
-  const auto findings = lint("- func: my_op(Tensor self) -> Tensor\n  dispach:\n    CPU: f\n");
-  CHECK(one(findings) ==
+TEST_CASE("check on YAML: a file that is not YAML is one load-error at its line") {
+  CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  dispatch: [CPU: f\n")).rfind(
+            "native_functions.yaml:3: load-error: YAML syntax error", 0) == 0);
+}
+
+TEST_CASE("check on YAML: torchgen's asserts that stop its reading are torchgen refusals with a kind") {
+  auto kind_of = [](const std::vector<Finding>& findings) {
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].rule == "torchgen-refusal");
+    CHECK(findings[0].severity == Severity::Error);
+    return findings[0].kind;
+  };
+  const auto field = lint("- func: my_op(Tensor self) -> Tensor\n  dispach:\n    CPU: f\n");
+  CHECK(one(field) ==
         "native_functions.yaml:2: torchgen-refusal: unknown field 'dispach' in a native_functions.yaml entry; did you "
         "mean 'dispatch'?");
-  CHECK(findings[0].kind == "parse");
+  CHECK(kind_of(field) == "unknown-field");
+  CHECK(kind_of(lint("- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    MSP: f\n")) == "unknown-dispatch-key");
+  CHECK(kind_of(lint("- func: my_op(Tensor self) -> Tensor\n  tags: pointwize\n")) == "illegal-tag");
+  CHECK(kind_of(lint("- func: my_op(Tensor self, int) -> Tensor\n  dispatch:\n    CPU: f\n")) == "illegal-schema");
+  const auto twice = lint("- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: f\n"
+                          "- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: g\n");
+  CHECK(kind_of(twice) == "duplicate-operator");
+  CHECK(twice[0].location.line == 4);
+  CHECK(twice[0].op == "aten::my_op");
+  // Without a suggestion, the kind's fix ends the line.
+  CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  tags: zzzzzzzzzzzz\n")) ==
+        "native_functions.yaml:2: torchgen-refusal: illegal tag zzzzzzzzzzzz; use a tag tags.yaml declares, or declare "
+        "the new one there (`- tag: NAME` with a `desc:`)");
 }
