@@ -131,7 +131,8 @@ TEST_CASE("python cache: an unusable cache runs the export uncached, in a folder
            {"XDG_CACHE_HOME", "/dev/full"},
            {"XDG_CACHE_HOME", ""}}) {
     // Not a structured binding: clang 14 (the sanitizer build) cannot capture one in CAPTURE's lambda.
-    const auto& [name, value] = std::pair<const char*, const std::string&>(setting.first, setting.second);
+    const char* name = setting.first;
+    const std::string& value = setting.second;
     CAPTURE(value);
     const ScopedEnv cache(name, value);
     const ScopedEnv home("HOME", "/proc/dispatchctl-no-home");
