@@ -44,6 +44,12 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"inplace-self", "model.py FunctionSchema.__post_init__",
        "an in-place operator (name ending in _) whose self is not Tensor(a!) returned as Tensor(a!)",
        "write the schema as `NAME_(Tensor(a!) self, …) -> Tensor(a!)`"},
+      {"out-return-mismatch", "model.py FunctionSchema.__post_init__",
+       "an out argument whose alias annotation differs from the return at its position",
+       "return the out arguments in their order, each with its annotation: `-> (Tensor(a!), Tensor(b!))`"},
+      {"mutable-positional-returned", "model.py FunctionSchema.__post_init__",
+       "a mutable positional argument after self that is returned",
+       "return nothing for it (`-> ()`), or make it a keyword-only out argument (after `*`)"},
       {"mixed-returns", "model.py FunctionSchema.__post_init__",
        "mutable and immutable returns in one schema", "return only the mutated tensors, or none of them"},
       {"mutable-return-alias", "model.py FunctionSchema.__post_init__",
@@ -197,6 +203,29 @@ void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const R
 
 void check_schema(const NativeFunction& f, std::vector<Refusal>& out) {
   const FunctionSchema& s = f.func;
+  // In torchgen's order: the out arguments against the returns, then the
+  // mutable positional arguments, then the returns themselves.
+  size_t position = 0;
+  for (const auto& a : s.arguments) {
+    if (!is_out_argument(a) || position >= s.returns.size()) continue;
+    const SchemaArgument& r = s.returns[position++];
+    if (a.alias != r.alias) {
+      out.push_back(make_refusal(f, "out-return-mismatch",
+                                 "Out arguments must have matching return Tensor; furthermore, the ith-argument "
+                                 "needs to correspond to the ith return. arg.annotation=" + a.alias +
+                                     ", ret.annotation=" + r.alias + " (argument " + a.name + ")"));
+      break;
+    }
+  }
+  for (const SchemaArgument* a : post_self_positional(s)) {
+    if (!a->is_write()) continue;
+    if (std::any_of(s.returns.begin(), s.returns.end(), [&](const SchemaArgument& r) { return r.alias == a->alias; })) {
+      out.push_back(make_refusal(f, "mutable-positional-returned",
+                                 "If you have a schema with mutable positional args, we expect them to not be "
+                                 "returned. schema: " + torchgen_text(s)));
+      break;
+    }
+  }
   size_t mutable_returns = 0;
   for (const auto& r : s.returns) mutable_returns += r.is_write();
   if (mutable_returns != 0 && mutable_returns != s.returns.size())

@@ -55,6 +55,14 @@ struct Edit {
 
 // "APPEND" appends `to` to native_functions.yaml.
 const Edit k_edits[] = {
+    {"out-return-mismatch", "APPEND",
+     "\n- func: my_pair(Tensor self) -> (Tensor, Tensor)\n  dispatch:\n    CPU: my_pair\n"
+     "\n- func: my_pair.out(Tensor self, *, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(b!), Tensor(a!))\n"
+     "  dispatch:\n    CPU: my_pair_out\n",
+     "- func: my_pair.out("},
+    {"mutable-positional-returned", "APPEND",
+     "\n- func: my_update(Tensor self, Tensor(a!) buf) -> Tensor(a!)\n  dispatch:\n    CPU: my_update\n",
+     "- func: my_update("},
     {"group-structured-mix", "- func: sigmoid(Tensor self) -> Tensor\n  device_check: NoCheck   # TensorIterator\n"
                              "  structured_delegate: sigmoid.out\n",
      "- func: sigmoid(Tensor self) -> Tensor\n  device_check: NoCheck   # TensorIterator\n", "- func: sigmoid("},
