@@ -86,6 +86,7 @@ struct DifferentiabilityInfo {
   struct OutputDifferentiability {
     size_t length = 0;
     bool conditions = false;
+    bool any_false = false;  // a False entry: some output is not differentiable
     int line = 0;
   };
   std::optional<OutputDifferentiability> output_differentiability;

@@ -118,6 +118,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"output-differentiability-length", "tools/autograd gen_differentiable_outputs (torchgen/api/autograd.py)",
        "`output_differentiability:` with another number of entries than the operator has outputs",
        "give one True/False per output of the operator"},
+      {"output-differentiability-inplace", "torchgen/api/autograd.py gen_differentiable_outputs",
+       "`output_differentiability:` with a False in a formula an in-place operator takes",
+       "give the in-place operator its own derivatives.yaml entry without output_differentiability, or make every "
+       "output differentiable"},
   };
   return kinds;
 }

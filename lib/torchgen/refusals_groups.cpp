@@ -161,6 +161,11 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
                                  "derivatives.yaml. It's required to add a dispatch section for it with explicit "
                                  "supported backends e.g CPU/CUDA or CompositeExplicitAutograd in "
                                  "native_functions.yaml"));
+    if (info && info->output_differentiability && info->output_differentiability->any_false &&
+        schema_kind(f.func) == SchemaKind::Inplace)
+      out.push_back(at_info(*info, info->output_differentiability->line, "output-differentiability-inplace",
+                            "output_differentiability=False for inplace operation (version_counter won't get "
+                            "updated): " + f.name() + " takes the formula of " + op_name(info->func)));
     if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || schema_kind(f.func) != SchemaKind::Inplace) continue;
     if (info || !f.is_abstract_for_autograd()) continue;
     const std::string base_overload = base_name(f.func).base + (f.func.overload_name.empty() ? "" : "." + f.func.overload_name);

@@ -55,6 +55,11 @@ struct Edit {
 
 // "APPEND" appends `to` to native_functions.yaml.
 const Edit k_edits[] = {
+    {"output-differentiability-inplace",
+     "- name: sigmoid(Tensor self) -> Tensor\n  self: sigmoid_backward(grad, result)\n  result: auto_element_wise\n",
+     "- name: sigmoid(Tensor self) -> Tensor\n  self: sigmoid_backward(grad, result)\n  result: auto_element_wise\n"
+     "  output_differentiability: [False]  # edited\n",
+     "  output_differentiability: [False]  # edited", true},
     {"out-return-mismatch", "APPEND",
      "\n- func: my_pair(Tensor self) -> (Tensor, Tensor)\n  dispatch:\n    CPU: my_pair\n"
      "\n- func: my_pair.out(Tensor self, *, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(b!), Tensor(a!))\n"
