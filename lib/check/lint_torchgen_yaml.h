@@ -3,7 +3,7 @@
 // add_generated_native_functions), with its wording, at YAML file:line.
 // Rule id "torchgen-refusal", also for torchgen's asserts that stop its reading
 // (an illegal tag, an unknown dispatch key, a duplicate operator, an illegal
-// schema: reading_refusal_kinds()); a file that is not YAML is one "load-error".
+// schema: refusal_kinds() that stops_reading); a file that is not YAML is one "load-error".
 #pragma once
 
 #include <vector>

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "torchgen/model.h"
+#include "torchgen/release_rules.h"
 
 namespace dispatchctl::torchgen {
 
@@ -21,5 +22,12 @@ struct SignatureGroup {
 
 // In order of first appearance, as Python's dict keeps them.
 std::vector<SignatureGroup> group_by_signature(const std::vector<NativeFunction>& functions);
+
+// add_generated_native_functions: the member torchgen generates the group's
+// missing variants from (mutable, else in-place, out=, functional), or
+// nullptr when it generates none for the group (manual bindings, views,
+// non-core CompositeImplicitAutograd groups, a lone out=, polygamma_).
+const NativeFunction* generation_base(const SignatureGroup& group, const std::vector<NativeFunction>& functions,
+                                      const ReleaseRules& rules);
 
 }  // namespace dispatchctl::torchgen

@@ -40,11 +40,9 @@ struct ParseOptions {
 // torchgen itself asserts on while reading (an illegal tag, an unknown dispatch
 // key, a duplicate operator, an illegal schema, an unknown field, …) stops the
 // reading as torchgen's does: TorchgenRefusal (refusals.h) of one of
-// reading_refusal_kinds(), "FILE:LINE: reason; fix". A file that is not YAML
+// refusal_kinds() that stops_reading, "FILE:LINE: reason; fix". A file that is not YAML
 // is a plain InputError with file:line.
 TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options);
-// The refusals that stop the reading (the others: refusal_kinds(), found on the parsed model).
-const std::vector<RefusalKind>& reading_refusal_kinds();
 // O2: adds the out= and functional variants torchgen generates.
 void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules);
 

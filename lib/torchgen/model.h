@@ -53,6 +53,9 @@ struct NativeFunction {
   std::vector<std::string> cpp_no_default_args;
   std::optional<std::string> python_module;
   bool device_check_written_no_check = false;  // device_check: NoCheck (torchgen's default is ExactSame)
+  bool device_guard = true;                     // device_guard: False written
+  bool precomputed = false;                     // a precomputed: block
+  bool use_const_ref_for_mutable_tensors = false;
   bool generated = false;  // added by torchgen (O2), tag "generated"
   // A generated op copies is_abstract from the op it was made from.
   bool generated_abstract = false;
@@ -72,13 +75,14 @@ struct DifferentiabilityInfo {
   Location loc;
   // Each formula's key ("self", "self, other", "result") with its line.
   std::vector<std::pair<std::string, int>> formula_keys;
-  // Each formula but non_differentiable ones, with its line (backward ones
-  // are keyed by inputs): tools/autograd's check_grad_usage reads them.
+  // Each formula with its line (backward ones are keyed by inputs, forward
+  // ones by outputs): tools/autograd's checks read them.
   struct Formula {
     std::string key;  // the derivatives.yaml dispatch key it is under ("Default" without dispatch:)
     std::string names;
     std::string text;
     int line = 0;
+    bool non_differentiable = false;  // `INPUT: non_differentiable`
   };
   std::vector<Formula> formulas;
   // output_differentiability as written: its length and line (nullopt when
@@ -88,6 +92,7 @@ struct DifferentiabilityInfo {
     bool conditions = false;
     bool any_false = false;  // a False entry: some output is not differentiable
     int line = 0;
+    std::vector<bool> values;  // per output (conditions count as True)
   };
   std::optional<OutputDifferentiability> output_differentiability;
   // derivatives.yaml `dispatch:` keys (Default when absent) -> has a real formula.

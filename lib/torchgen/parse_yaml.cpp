@@ -20,12 +20,11 @@ int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
 }
 
 std::string_view reading_fix(std::string_view kind) {
-  for (const auto& k : reading_refusal_kinds())
-    if (k.id == kind) return k.fix;
-  return {};
+  const RefusalKind* k = refusal_kind(kind);
+  return k ? k->fix : std::string_view{};
 }
 
-// One of torchgen's own asserts while reading (reading_refusal_kinds()): the
+// One of torchgen's own asserts while reading (a kind that stops_reading): the
 // reading stops, as torchgen's does. `suggestion` ("; did you mean 'X'?")
 // replaces the kind's fix, so the line reads as before: "FILE:LINE: reason; fix".
 [[noreturn]] void refuse(std::string_view kind, const std::string& file, int line, const std::string& reason,
@@ -165,6 +164,10 @@ struct EntryParser {
       for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
     }
     if (auto n = entry["device_check"]) f.device_check_written_no_check = n.IsScalar() && n.Scalar() == "NoCheck";
+    if (auto n = entry["device_guard"]) f.device_guard = !(n.IsScalar() && (n.Scalar() == "False" || n.Scalar() == "false"));
+    f.precomputed = static_cast<bool>(entry["precomputed"]);
+    if (auto n = entry["use_const_ref_for_mutable_tensors"])
+      f.use_const_ref_for_mutable_tensors = n.IsScalar() && (n.Scalar() == "True" || n.Scalar() == "true");
   }
 
   NativeFunction parse(const YAML::Node& entry) const {
@@ -200,6 +203,11 @@ struct EntryParser {
           checked_key(key, line);
           f.autograd_dispatch_keys.insert(key);
           if (ignored.count(key)) continue;
+          if (!options.rules->native_dispatch_keys.count(key))
+            refusals.push_back({{file, line}, f.func.full_name(), "unsupported-dispatch-key",
+                                "Dispatch key " + key + " of kernel " + kv.second.Scalar() +
+                                    " is not a supported dispatch key.",
+                                std::string(reading_fix("unsupported-dispatch-key"))});
           f.dispatch[key] = f.structured && options.rules->structured_keys.count(key);
           f.kernel_names[key] = kv.second.Scalar();
         }
@@ -229,7 +237,11 @@ std::set<std::string> parse_tags_yaml(const YamlSource& source) {
     for (const auto& kv : entry)
       if (kv.first.Scalar() != "tag" && kv.first.Scalar() != "desc")
         refuse("unknown-field", source.path, line_of(kv.first), "unknown field '" + kv.first.Scalar() + "' in a tags.yaml entry");
-    tags.insert(scalar(entry["tag"], source.path, "tag"));
+    const std::string tag = scalar(entry["tag"], source.path, "tag");
+    const YAML::Node desc = entry["desc"];
+    if (!desc || (desc.IsScalar() && desc.Scalar().empty()) || desc.IsNull())
+      refuse("tag-without-desc", source.path, line_of(entry), "Tag '" + tag + "' must have a non-empty description");
+    tags.insert(tag);
   }
   return tags;
 }
@@ -245,19 +257,20 @@ void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& inf
     if (!is_formula_key(names)) continue;
     info.formula_keys.emplace_back(names, line_of(kv.first));
     const std::string text = kv.second.IsScalar() ? kv.second.Scalar() : "";
-    if (text != "non_differentiable")
-      info.formulas.push_back({key, names, text, line_of(kv.first)});
+    info.formulas.push_back({key, names, text, line_of(kv.first), text == "non_differentiable"});
   }
 }
 
 // Top-level in an entry, with or without `dispatch:` (load_derivatives.py pops it first).
 void read_output_differentiability(const YAML::Node& entry, DifferentiabilityInfo& info) {
   if (const YAML::Node od = entry["output_differentiability"]; od && od.IsSequence()) {
-    DifferentiabilityInfo::OutputDifferentiability written{od.size(), false, false, line_of(od)};
+    DifferentiabilityInfo::OutputDifferentiability written{od.size(), false, false, line_of(od), {}};
     for (const auto& v : od) {
       written.conditions = written.conditions || !(v.IsScalar() && (v.Scalar() == "True" || v.Scalar() == "False" ||
                                                                       v.Scalar() == "true" || v.Scalar() == "false"));
-      written.any_false = written.any_false || (v.IsScalar() && (v.Scalar() == "False" || v.Scalar() == "false"));
+      const bool is_false = v.IsScalar() && (v.Scalar() == "False" || v.Scalar() == "false");
+      written.any_false = written.any_false || is_false;
+      written.values.push_back(!is_false);
     }
     info.output_differentiability = written;
   }
@@ -310,30 +323,6 @@ auto guarded(const std::string& file, F&& parse) {
 }
 
 }  // namespace
-
-const std::vector<RefusalKind>& reading_refusal_kinds() {
-  static const std::vector<RefusalKind> kinds = {
-      {"illegal-tag", "model.py NativeFunction.from_yaml", "a tag that tags.yaml does not declare",
-       "use a tag tags.yaml declares, or declare the new one there (`- tag: NAME` with a `desc:`)"},
-      {"unknown-dispatch-key", "model.py DispatchKey.parse",
-       "a dispatch: (or derivatives.yaml dispatch:) key that is no DispatchKey",
-       "use a DispatchKey name (CPU, CUDA, Meta, CompositeExplicitAutograd, …)"},
-      {"duplicate-operator", "gen.py parse_native_yaml_struct (BackendIndex.grow_index)",
-       "a second entry with the same operator name and overload",
-       "delete one of the two entries, or give the new one its own overload name"},
-      {"illegal-schema", "model.py FunctionSchema.parse", "a func: or name: schema torchgen cannot parse",
-       "write the schema as `name.overload(Type arg, …) -> Type`, every argument with a type and a name"},
-      {"unknown-field", "model.py NativeFunction.from_yaml (leftover entries)", "a field torchgen does not read",
-       "delete the field or correct its name"},
-      {"ufunc-not-structured", "model.py NativeFunction.from_yaml", "ufunc_inner_loop on an entry without structured: True",
-       "add `structured: True` or drop ufunc_inner_loop"},
-      {"malformed-entry", "model.py NativeFunction.from_yaml, gen.py parse_tags_yaml, load_derivatives.py",
-       "an entry of the wrong shape (not a map, no func:/name:/tag:, a list field with an empty item, a dispatch: "
-       "that is not a map)",
-       "write the entry as the files' other entries are (`- func: SCHEMA` and its fields)"},
-  };
-  return kinds;
-}
 
 TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOptions& options) {
   TorchgenModel model;

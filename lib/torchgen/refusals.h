@@ -3,8 +3,8 @@
 // functionalization and tools/autograd's derivative loading), found in one
 // pass over the model. Every command that reads the YAML calls it: `check`
 // reports each refusal as rule torchgen-refusal, the others stop at the first
-// with the same one line (InputError, exit 2). The kinds are data
-// (refusal_kinds()): the README's table is made from the same list.
+// with the same one line (InputError, exit 2). The kinds are data, one
+// table (refusal_kinds(), refusal_kinds.cpp): the README's table lists them.
 #pragma once
 
 #include <string_view>
@@ -21,8 +21,10 @@ struct RefusalKind {
   std::string_view source;   // torchgen's file and function that asserts
   std::string_view summary;  // what torchgen refuses, in plain words
   std::string_view fix;      // the fix every refusal of this kind suggests
+  bool stops_reading = false;  // torchgen's (and so dispatchctl's) reading of the YAML stops there
 };
 const std::vector<RefusalKind>& refusal_kinds();
+const RefusalKind* refusal_kind(std::string_view id);  // nullptr for an unknown id
 
 // model: parsed and with its generated variants (add_generated_functions).
 // In YAML order of the entries they name; parse refusals first.

@@ -1,6 +1,7 @@
 // Shared by refusals.cpp and refusals_groups.cpp (not part of the interface).
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,14 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vec
 // tools/autograd: derivatives.yaml against the operators.
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).
-void check_more(const TorchgenModel& model, std::vector<Refusal>& out);
+void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// tools/autograd's loading of each formula and gen_variable_type's matching
+// of formulas with differentiable inputs and outputs (refusals_autograd.cpp).
+void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+
+// load_derivatives' IDENT_REGEX r"(^|\W){ident}($|\W)" matches in formula;
+// the i of each grads[i] (GRAD_INDEX_REGEX).
+bool uses_ident(const std::string& formula, const std::string& ident);
+std::vector<int> grads_indices(const std::string& formula);
 
 }  // namespace dispatchctl::torchgen

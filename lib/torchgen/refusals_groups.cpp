@@ -20,8 +20,43 @@ std::string sorted_join(std::set<std::string> names) { return join(std::vector<s
 
 }  // namespace
 
+namespace {
+
+// pre_group_native_functions asserts one operator per signature and kind
+// (the YAML's own entries: group_by_signature keeps the first).
+void check_duplicate_signatures(const TorchgenModel& model, std::vector<Refusal>& out) {
+  std::map<std::pair<std::string, SchemaKind>, const NativeFunction*> seen;
+  for (const auto& f : model.functions) {
+    if (f.generated) continue;
+    const auto [it, fresh] = seen.emplace(std::make_pair(torchgen_text(signature(f.func)), schema_kind(f.func)), &f);
+    if (!fresh)
+      out.push_back(make_refusal(f, "duplicate-signature",
+                                 "Duplicate schema kind for " + torchgen_text(f.func) + ": " + it->second->name() +
+                                     " has the same signature"));
+  }
+}
+
+// add_generated_native_functions: a group torchgen generates variants for
+// needs a base it can write an out= variant of (a tensor-like return, or in-place).
+void check_out_variant_possible(const SignatureGroup& group, const TorchgenModel& model, const ReleaseRules& rules,
+                                std::vector<Refusal>& out) {
+  const NativeFunction* base = generation_base(group, model.functions, rules);
+  if (!base || group.members.count(SchemaKind::Out) || schema_kind(base->func) == SchemaKind::Inplace) return;
+  for (const auto& r : base->func.returns)
+    if (is_tensor_like(r.type)) return;
+  if (rules.ops_without_out_variant.count(base->name())) return;
+  out.push_back(make_refusal(*base, "no-out-variant",
+                             "Found an operator that we could not generate an out= variant for: " +
+                                 torchgen_text(base->func) + ". This type of operators don't have tensor-like "
+                                 "return, making it difficult to generate a proper out= variant"));
+}
+
+}  // namespace
+
 void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  check_duplicate_signatures(model, out);
   for (const SignatureGroup& group : group_by_signature(model.functions)) {
+    check_out_variant_possible(group, model, rules, out);
     const auto out_member = group.members.find(SchemaKind::Out);
     if (group.members.size() == 1 && out_member != group.members.end()) {
       const NativeFunction& f = model.functions[out_member->second];

@@ -3,7 +3,9 @@
 //   NativeFunction.__post_init__ (torchgen/model.py): structured_inherits
 //     without structured, cpp_no_default_args naming an argument without a
 //     default, a _foreach_ operator without device_check: NoCheck;
-//   NativeFunction.from_yaml: python_module with the method variant;
+//   NativeFunction.from_yaml: python_module with the method variant,
+//     precomputed without structured, use_const_ref_for_mutable_tensors on
+//     an out= operator; device_guard: False on a structured operator;
 //   load_derivatives.py check_grad_usage: `grad` and `grads` mixed, only
 //     `grads[0]`, `grad_RETURN` mixed with either;
 //   api/autograd.py gen_differentiable_outputs: output_differentiability
@@ -20,7 +22,7 @@
 namespace dispatchctl::torchgen {
 namespace {
 
-void check_fields(const NativeFunction& f, std::vector<Refusal>& out) {
+void check_fields(const NativeFunction& f, const ReleaseRules& rules, std::vector<Refusal>& out) {
   if (f.structured_inherits && !f.structured)
     out.push_back(make_refusal(f, "structured-inherits-unstructured",
                                "structured_inherits must also imply structured: True (" + f.name() +
@@ -39,6 +41,15 @@ void check_fields(const NativeFunction& f, std::vector<Refusal>& out) {
     out.push_back(make_refusal(f, "python-module-method",
                                "functions in modules cannot be methods (" + f.name() + " has python_module: " +
                                    *f.python_module + " and the method variant)"));
+  if ((f.structured || f.structured_delegate) && !f.device_guard)
+    out.push_back(make_refusal(f, "structured-device-guard", "device_guard: False is not respected by structured kernels"));
+  if (f.precomputed && !f.structured)
+    out.push_back(make_refusal(f, "precomputed-unstructured",
+                               "precomputed requires structured=True, got structured=False (" + f.name() + ")"));
+  if (rules.const_ref_out_refused && f.use_const_ref_for_mutable_tensors && is_out_fn(f.func))
+    out.push_back(make_refusal(f, "const-ref-out",
+                               "use_const_ref_for_mutable_tensors on an out= operator (" + f.name() +
+                                   "): see https://github.com/pytorch/pytorch/issues/145522"));
   if (f.name().rfind("_foreach", 0) == 0 && !f.device_check_written_no_check)
     out.push_back(make_refusal(f, "foreach-device-check",
                                "foreach kernels fall back to slow path when tensor are on different devices, "
@@ -86,7 +97,12 @@ IdentMatches find_ident(const std::string& text, const std::string& ident, bool 
   return out;
 }
 
+}  // namespace
+
 bool uses_ident(const std::string& formula, const std::string& ident) { return find_ident(formula, ident, false).count > 0; }
+std::vector<int> grads_indices(const std::string& formula) { return find_ident(formula, "grads", true).indices; }
+
+namespace {
 
 bool is_input(const DifferentiabilityInfo& info, const std::string& names) {
   const std::string first = names.substr(0, names.find(','));
@@ -106,7 +122,7 @@ void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& o
     std::vector<int> indices;
     int line = 0;
     for (const auto& formula : info.formulas) {
-      if (formula.key != key || !is_input(info, formula.names)) continue;
+      if (formula.key != key || formula.non_differentiable || !is_input(info, formula.names)) continue;
       if (line == 0) line = formula.line;
       grad = grad || uses_ident(formula.text, "grad");
       grads += find_ident(formula.text, "grads", false).count;
@@ -134,9 +150,9 @@ void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& o
 
 }  // namespace
 
-void check_more(const TorchgenModel& model, std::vector<Refusal>& out) {
+void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   for (const auto& f : model.functions)
-    if (!f.generated) check_fields(f, out);
+    if (!f.generated) check_fields(f, rules, out);
   if (!model.has_derivatives_yaml) return;
   for (const auto& info : model.derivatives) {
     check_grad_usage(info, out);

@@ -125,6 +125,11 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("foreach_ops_without_differentiability_info", r.foreach_ops_without_differentiability_info);
   in.names("foreach_with_inplace_ref", r.foreach_with_inplace_ref);
   in.names("autograd_not_implemented_exempt", r.autograd_not_implemented_exempt);
+  in.names("ops_without_out_variant", r.ops_without_out_variant);
+  in.names("dont_require_derivative", r.dont_require_derivative);
+  in.flag("seeded_if_dropout_argument", r.seeded_if_dropout_argument);
+  in.flag("const_ref_out_refused", r.const_ref_out_refused);
+  in.names("native_dispatch_keys", r.native_dispatch_keys);
   in.no_other_fields();
   return r;
 }

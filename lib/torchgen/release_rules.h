@@ -72,6 +72,20 @@ struct ReleaseRules {
   // RESET_GRAD_ACCUMULATOR or the DONT_ENFORCE_* lists: their union. Empty in
   // a release whose derivatives.yaml we do not have (no prediction then).
   std::set<std::string> autograd_not_implemented_exempt;
+  // add_generated_native_functions refuses a group it would give an out=
+  // variant that returns no tensor, except these (MUTABLE_ and
+  // FUNCTIONAL_OPS_THAT_CANNOT_GET_AN_OUT_VARIANT, "name.overload").
+  std::set<std::string> ops_without_out_variant;
+  // gen_variable_type's DONT_REQUIRE_DERIVATIVE (base or cpp names): a formula
+  // for one of them is refused ("derivative ignored"). Empty as above.
+  std::set<std::string> dont_require_derivative;
+  // NativeFunction.__post_init__: "dropout" in an argument's name makes an
+  // operator random (needs the nondeterministic_seeded tag), not only in its name.
+  bool seeded_if_dropout_argument = false;
+  // NativeFunction.from_yaml refuses use_const_ref_for_mutable_tensors on an out= operator.
+  bool const_ref_out_refused = false;
+  // model.py's dispatch_keys: the keys a native_functions.yaml dispatch: may name.
+  std::set<std::string> native_dispatch_keys;
 };
 
 // One rules file: every field above, each required, no other (InputError

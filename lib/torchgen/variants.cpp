@@ -108,30 +108,10 @@ void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules) {
   const std::vector<SignatureGroup> groups = group_by_signature(model.functions);
   std::vector<NativeFunction> added;
   for (const auto& group : groups) {
-    auto member = [&](SchemaKind k) -> const NativeFunction* {
-      auto it = group.members.find(k);
-      return it == group.members.end() ? nullptr : &model.functions[it->second];
-    };
-    const NativeFunction* functional = member(SchemaKind::Functional);
-    const NativeFunction* inplace = member(SchemaKind::Inplace);
-    const NativeFunction* mutable_op = member(SchemaKind::Mutable);
-    const NativeFunction* out = member(SchemaKind::Out);
-    if (!functional && !inplace && !mutable_op && !out) continue;
-    bool manual = true, view = false, cia = true, core = false;
-    for (const auto& [kind, index] : group.members) {
-      const NativeFunction& f = model.functions[index];
-      manual = manual && f.manual_cpp_binding;
-      const bool exempt_set = rules.set_is_not_a_view && unqualified_name(f.func) == "set_";
-      view = view || (f.is_view_op(rules.inplace_view_not_views) && !exempt_set);
-      cia = cia && f.has_cia();
-      core = core || f.tags.count("core");
-    }
-    if (manual || view || (cia && !(rules.cia_groups_generate_if_core && core))) continue;
-    if (out && group.members.size() == 1) continue;  // a lone out= op (torchgen refuses others)
-    if (inplace && rules.inplace_ops_not_grouped.count(inplace->name())) continue;
-    const NativeFunction* base = rules.prefer_mutable_base
-                                     ? (mutable_op ? mutable_op : inplace ? inplace : out ? out : functional)
-                                     : (inplace ? inplace : mutable_op ? mutable_op : out ? out : functional);
+    const NativeFunction* base = generation_base(group, model.functions, rules);
+    if (!base) continue;
+    const bool out = group.members.count(SchemaKind::Out) != 0;
+    const bool functional = group.members.count(SchemaKind::Functional) != 0;
     bool base_valid = schema_kind(base->func) == SchemaKind::Inplace;
     for (const auto& r : base->func.returns) base_valid = base_valid || is_tensor_like(r.type);
     bool needs_out = false;

@@ -11,6 +11,7 @@
 #include "torchgen/refusals.h"
 #include "torchgen_support.h"
 #include "util/errors.h"
+#include "util/file_io.h"
 
 using namespace dispatchctl;
 
@@ -40,17 +41,22 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 std::vector<torchgen::Refusal> refusals(const torchgen::TorchgenInputs& inputs) {
   const auto& rules = *torchgen::rules_for_release("2.14.1");
   torchgen::ParseOptions options{&rules, builtin_catalogue("2.14.1"), {"CPU"}};
-  torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(inputs, options);
-  torchgen::add_generated_functions(model, rules);
-  return torchgen::find_refusals(model, rules);
+  try {
+    torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(inputs, options);
+    torchgen::add_generated_functions(model, rules);
+    return torchgen::find_refusals(model, rules);
+  } catch (const torchgen::TorchgenRefusal& e) {  // a kind that stops the reading
+    return {e.refusal};
+  }
 }
 
 struct Edit {
   const char* id;
   const char* from;
   const char* to;
-  const char* at;  // the entry the refusal names (text of its first line, after the edit)
+  const char* at;  // the entry (or line) the refusal names: text of its first line, after the edit
   bool derivatives = false;
+  bool tags = false;  // an edit of tags.yaml
 };
 
 // "APPEND" appends `to` to native_functions.yaml.
@@ -159,6 +165,66 @@ const Edit k_edits[] = {
      "indices, true)\n\n- name: sort.stable",
      "  output_differentiability: [True]\n  values: gather_with_keepdimed_indices(self_t, dim, indices, true)\n\n- "
      "name: sort.stable", true},
+    // Kinds that stop the reading (at the offending line), then the ones found
+    // since the corpus of tests/torchgen_corpus: each confirmed by the real 2.14.1.
+    {"illegal-tag", "  tags: pointwise\n\n- func: logit_(", "  tags: pointwize\n\n- func: logit_(", "  tags: pointwize"},
+    {"unknown-dispatch-key", "APPEND", "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    MSP: my_op\n",
+     "    MSP: my_op"},
+    {"duplicate-operator", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor\n  variants: function\n  dispatch:\n    CPU: my_op\n"
+     "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: my_op2\n",
+     "- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: my_op2"},
+    {"illegal-schema", "APPEND", "\n- func: my_broken(Tensor self, int) -> Tensor\n", "- func: my_broken("},
+    {"unknown-field", "APPEND", "\n- func: my_op(Tensor self) -> Tensor\n  dispach:\n    CPU: my_op\n", "  dispach:"},
+    {"ufunc-not-structured", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor\n  ufunc_inner_loop:\n    Generic: my_op (AllAndComplex)\n",
+     "    Generic: my_op (AllAndComplex)"},
+    {"malformed-entry", "APPEND", "\n- my_op\n", "- my_op"},
+    {"tag-without-desc", "APPEND", "\n- tag: my_tag\n", "- tag: my_tag", false, true},
+    {"namespaced-reference", "structured_delegate: sigmoid.out", "structured_delegate: aten::sigmoid.out",
+     "- func: sigmoid("},
+    {"precomputed-unstructured", "APPEND",
+     "\n- func: my_op(Tensor self, int dim) -> Tensor\n  precomputed:\n  - dim -> int dim\n  dispatch:\n    CPU: my_op\n",
+     "- func: my_op("},
+    {"const-ref-out", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: my_op\n\n- func: my_op.out(Tensor self, *, "
+     "Tensor(a!) out) -> Tensor(a!)\n  use_const_ref_for_mutable_tensors: True\n  dispatch:\n    CPU: my_op_out\n",
+     "- func: my_op.out("},
+    {"structured-device-guard", "- func: sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n",
+     "- func: sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  device_guard: False\n", "- func: sigmoid.out("},
+    {"nondeterministic-seeded", "APPEND",
+     "\n- func: my_op(Tensor self, float dropout_p) -> Tensor\n  dispatch:\n    CPU: my_op\n", "- func: my_op("},
+    {"duplicate-signature", "APPEND",
+     "\n- func: logit.v2(Tensor self, float? eps=None) -> Tensor\n  dispatch:\n    CPU: logit_v2\n", "- func: logit.v2("},
+    {"no-out-variant", "APPEND", "\n- func: my_op(Tensor self) -> bool\n  dispatch:\n    CPU: my_op\n", "- func: my_op("},
+    {"derivative-dispatch-key", "    AutogradNestedTensor:\n      # TODO: replace this with grad.expand_as(self)",
+     "    NestedTensorCPU:\n      # TODO: replace this with grad.expand_as(self)", "- name: mean(", true},
+    {"derivative-non-differentiable-overlap", "  self, other: atan2_backward(grad, self, other, grad_input_mask)\n",
+     "  self, other: atan2_backward(grad, self, other, grad_input_mask)\n  other: non_differentiable\n",
+     "- name: atan2(", true},
+    {"derivative-size-api", "diagonal_backward_symint(grad, self.sym_sizes()",
+     "diagonal_backward_symint(grad, self.sizes()", "  self: diagonal_backward_symint(grad, self.sizes()", true},
+    {"grads-out-of-bounds", "  self: sigmoid_backward(grad, result)", "  self: sigmoid_backward(grads[1], result)",
+     "  self: sigmoid_backward(grads[1], result)", true},
+    {"forward-formula-base-name", "  result: self_t * self_p / result + other_t * other_p / result\n",
+     "  result: self_t * self / result + other_t * other / result\n", "  result: self_t * self / result", true},
+    {"auto-forward-formula", "  result: self_t * self_p / result + other_t * other_p / result\n",
+     "  result: auto_element_wise\n", "  result: auto_element_wise\n\n- name: i0(", true},
+    {"output-differentiability-conditions", "- name: linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)\n",
+     "- name: linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)\n"
+     "  output_differentiability: [\"at::GradMode::is_enabled()\", \"at::GradMode::is_enabled()\"]\n",
+     "  output_differentiability: [\"at::GradMode", true},
+    {"derivative-ignored", "APPEND", "\n- name: signbit(Tensor self) -> Tensor\n  self: zeros_like(grad)\n",
+     "- name: signbit(", true},
+    {"derivative-non-tensor-input", "- name: _pdist_forward(Tensor self, float p=2) -> Tensor\n",
+     "- name: _pdist_forward(Tensor self, float p=2) -> Tensor\n  p: not_implemented(\"_pdist_forward p\")\n",
+     "- name: _pdist_forward(", true},
+    {"unsupported-dispatch-key", "    CPU, CUDA, MTIA, XPU: logit\n",
+     "    CPU, CUDA, MTIA, XPU: logit\n    AutogradCPU: logit_autograd\n", "    AutogradCPU: logit_autograd"},
+    {"forward-formula-count", "  eigenvalues, eigenvectors: linalg_eig_jvp(self_t, eigenvalues, eigenvectors, "
+                              "/*is_hermitian=*/false)",
+     "  eigenvalues: std::get<0>(linalg_eig_jvp(self_t, eigenvalues, eigenvectors, /*is_hermitian=*/false))",
+     "  eigenvalues: std::get<0>", true},
 };
 
 }  // namespace
@@ -179,10 +245,10 @@ TEST_CASE("refusals: one edit of the real YAML per refusal kind, refused at the 
   for (const Edit& e : k_edits) {
     CAPTURE(e.id);
     torchgen::TorchgenInputs inputs = real().inputs;
-    std::string& text = e.derivatives ? inputs.derivatives->text : inputs.native_functions.text;
+    std::string& text = e.tags ? inputs.tags->text : e.derivatives ? inputs.derivatives->text : inputs.native_functions.text;
     text = std::string(e.from) == "APPEND" ? text + e.to : replaced(text, e.from, e.to);
     const bool at_native = !e.derivatives || std::string(e.at).rfind("- func:", 0) == 0;
-    const std::string& where = at_native ? inputs.native_functions.text : inputs.derivatives->text;
+    const std::string& where = e.tags ? inputs.tags->text : at_native ? inputs.native_functions.text : inputs.derivatives->text;
     const int line = line_of(where, e.at);
     const auto found = refusals(inputs);
     REQUIRE(!found.empty());
@@ -219,4 +285,21 @@ TEST_CASE("refusals: the same fields written as torchgen accepts them are accept
     const auto found = refusals(inputs);
     CHECK_MESSAGE(found.empty(), (found.empty() ? "" : found[0].to_string()));
   }
+}
+
+TEST_CASE("refusals: the README's table lists every refusal kind, in the table's order, once") {
+  const std::string readme = read_input_file(std::string(DISPATCHCTL_TEST_DATA) + "/../../README.md");
+  const size_t table = readme.find("| refusal (`kind`) | torchgen refuses |");
+  REQUIRE(table != std::string::npos);
+  std::vector<std::string> listed;
+  for (size_t at = readme.find('\n', table); at != std::string::npos && readme.compare(at + 1, 1, "|") == 0;
+       at = readme.find('\n', at + 1)) {
+    const size_t open = readme.find("| `", at);
+    if (open != at + 1) continue;  // the header's separator row
+    const size_t close = readme.find('`', open + 3);
+    listed.push_back(readme.substr(open + 3, close - open - 3));
+  }
+  std::vector<std::string> kinds;
+  for (const auto& kind : torchgen::refusal_kinds()) kinds.emplace_back(kind.id);
+  CHECK(listed == kinds);
 }

@@ -1,0 +1,212 @@
+// The one table of torchgen's refusals (refusals.h): every kind `check`
+// reports as torchgen-refusal, whether torchgen's reading stops there
+// (parse_yaml.cpp) or it is found on the parsed model (refusals*.cpp). The
+// README's table lists the same kinds, in this order (a unit test compares).
+#include "torchgen/refusals.h"
+
+namespace dispatchctl::torchgen {
+
+const std::vector<RefusalKind>& refusal_kinds() {
+  static const std::vector<RefusalKind> kinds = {
+      // Torchgen's reading stops at these (NativeFunction.from_yaml, gen.py's parsers, load_derivatives).
+      {"illegal-tag", "model.py NativeFunction.from_yaml", "a tag that tags.yaml does not declare",
+       "use a tag tags.yaml declares, or declare the new one there (`- tag: NAME` with a `desc:`)", true},
+      {"unknown-dispatch-key", "model.py DispatchKey.parse",
+       "a dispatch: (or derivatives.yaml dispatch:) key that is no DispatchKey",
+       "use a DispatchKey name (CPU, CUDA, Meta, CompositeExplicitAutograd, …)", true},
+      {"duplicate-operator", "gen.py parse_native_yaml_struct (BackendIndex.grow_index)",
+       "a second entry with the same operator name and overload",
+       "delete one of the two entries, or give the new one its own overload name", true},
+      {"illegal-schema", "model.py FunctionSchema.parse", "a func: or name: schema torchgen cannot parse",
+       "write the schema as `name.overload(Type arg, …) -> Type`, every argument with a type and a name", true},
+      {"unknown-field", "model.py NativeFunction.from_yaml (leftover entries)", "a field torchgen does not read",
+       "delete the field or correct its name", true},
+      {"ufunc-not-structured", "model.py NativeFunction.from_yaml",
+       "ufunc_inner_loop on an entry without structured: True", "add `structured: True` or drop ufunc_inner_loop",
+       true},
+      {"malformed-entry", "model.py NativeFunction.from_yaml, gen.py parse_tags_yaml, load_derivatives.py",
+       "an entry of the wrong shape (not a map, no func:/name:/tag:, a list field with an empty item, a dispatch: "
+       "that is not a map)",
+       "write the entry as the files' other entries are (`- func: SCHEMA` and its fields)", true},
+      {"tag-without-desc", "gen.py parse_tags_yaml_struct", "a tags.yaml tag without a non-empty `desc:`",
+       "add `desc: WHAT THE TAG MEANS` under the tag", true},
+      // Found on the parsed model: native_functions.yaml.
+      {"field-value", "model.py NativeFunction.from_yaml",
+       "a field value torchgen does not read (`device_guard: Maybe`, `structured: yes`, an unknown `device_check`, "
+       "an illegal variant)",
+       "write one of the values the field takes"},
+      {"unsupported-dispatch-key", "model.py NativeFunction.from_yaml (dispatch_keys)",
+       "a dispatch: key torchgen generates no kernel registration for (AutogradCPU, Vulkan, PrivateUse1, …)",
+       "register that kernel by hand (TORCH_LIBRARY_IMPL), or use a key torchgen supports (CPU, CUDA, Meta, "
+       "CompositeExplicitAutograd, …)"},
+      {"composite-conflict", "model.py NativeFunction.from_yaml",
+       "more than one of CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional, "
+       "CompositeImplicitAutograd on one entry",
+       "keep one composite key (CompositeExplicitAutograd for an explicit autograd formula, else "
+       "CompositeImplicitAutograd)"},
+      {"delegate-backend-key", "model.py NativeFunction.from_yaml (STRUCTURED_DISPATCH_KEYS)",
+       "a backend entry (CPU, CUDA, …) on a structured_delegate operator",
+       "delete that dispatch entry: the delegate's structured out= kernel serves this operator"},
+      {"delegate-missing", "gen.py error_check_native_functions",
+       "structured_delegate names an operator the YAML does not declare",
+       "point structured_delegate at the operator's out= variant, or declare it"},
+      {"delegate-not-structured", "gen.py error_check_native_functions",
+       "structured_delegate names an out= operator without `structured: True`",
+       "add `structured: True` to the delegate, or drop structured_delegate"},
+      {"namespaced-reference", "model.py NativeFunction.from_yaml",
+       "a namespace (`aten::`, `at::`) in structured_delegate: or structured_inherits:",
+       "drop the namespace: torchgen uses the operator's own (`structured_delegate: sigmoid.out`, "
+       "`structured_inherits: TensorIteratorBase`)"},
+      {"precomputed-unstructured", "model.py NativeFunction.from_yaml", "`precomputed:` on an entry without "
+       "`structured: True`", "put precomputed: on the structured out= variant, or drop it"},
+      {"const-ref-out", "model.py NativeFunction.from_yaml",
+       "`use_const_ref_for_mutable_tensors: True` on an out= operator (pytorch/pytorch#145522)",
+       "drop use_const_ref_for_mutable_tensors from the out= variant"},
+      {"manual-registration-dispatch", "model.py NativeFunction.from_yaml",
+       "manual_kernel_registration together with a dispatch table",
+       "drop the dispatch table or manual_kernel_registration"},
+      {"factory-without-dispatch", "model.py NativeFunction.from_yaml",
+       "a factory function (new_*, *_like, TensorOptions without a Tensor argument) without a dispatch table",
+       "add `dispatch: CompositeExplicitAutograd: KERNEL`"},
+      {"redundant-cia", "model.py NativeFunction.from_yaml",
+       "a lone `CompositeImplicitAutograd:` entry naming the default kernel (\"unnecessary dispatch table\")",
+       "delete the dispatch table: CompositeImplicitAutograd with that kernel is the default"},
+      {"cia-kernel-name", "model.py NativeFunction.from_yaml",
+       "a lone `CompositeImplicitAutograd:` entry with another kernel name than the operator's C++ name",
+       "rename the kernel to the expected name and delete the dispatch table"},
+      {"python-module-method", "model.py NativeFunction.from_yaml", "`python_module:` on an operator with the "
+       "method variant", "write `variants: function`, or drop python_module"},
+      {"inplace-self", "model.py FunctionSchema.__post_init__",
+       "an in-place operator (name ending in _) whose self is not Tensor(a!) returned as Tensor(a!)",
+       "write the schema as `NAME_(Tensor(a!) self, …) -> Tensor(a!)`"},
+      {"out-return-mismatch", "model.py FunctionSchema.__post_init__",
+       "an out argument whose alias annotation differs from the return at its position",
+       "return the out arguments in their order, each with its annotation: `-> (Tensor(a!), Tensor(b!))`"},
+      {"mutable-positional-returned", "model.py FunctionSchema.__post_init__",
+       "a mutable positional argument after self that is returned",
+       "return nothing for it (`-> ()`), or make it a keyword-only out argument (after `*`)"},
+      {"mixed-returns", "model.py FunctionSchema.__post_init__", "mutable and immutable returns in one schema",
+       "return only the mutated tensors, or none of them"},
+      {"mutable-return-alias", "model.py FunctionSchema.__post_init__",
+       "a mutable return that aliases neither self nor a keyword-only out argument",
+       "mark the out argument keyword-only (after `*`) or return self"},
+      {"out-variants", "model.py NativeFunction.__post_init__", "an out= operator with the method variant",
+       "write `variants: function` (or drop variants:)"},
+      {"structured-not-out", "model.py NativeFunction.__post_init__",
+       "`structured: True` on an operator that is not out=",
+       "put `structured: True` on the out= variant and `structured_delegate:` here"},
+      {"delegate-on-out", "model.py NativeFunction.__post_init__", "structured_delegate on an out= operator",
+       "use `structured: True` on the out= variant instead"},
+      {"structured-device-guard", "model.py NativeFunction.__post_init__",
+       "`device_guard: False` on a structured or structured_delegate operator",
+       "drop `device_guard: False` (structured kernels always take the device guard)"},
+      {"structured-inherits-unstructured", "model.py NativeFunction.__post_init__",
+       "`structured_inherits:` on an operator without `structured: True`",
+       "add `structured: True` (on the out= variant), or drop structured_inherits"},
+      {"cpp-no-default-args", "model.py NativeFunction.__post_init__",
+       "`cpp_no_default_args:` naming an argument the operator does not have, or one without a default",
+       "list only arguments of the schema that have a default value"},
+      {"foreach-device-check", "model.py NativeFunction.__post_init__",
+       "a _foreach_ operator without `device_check: NoCheck`", "add `device_check: NoCheck`"},
+      {"nondeterministic-seeded", "model.py NativeFunction.__post_init__",
+       "a random operator (rand/dropout in the name, dropout in an argument's name, or a Generator argument) "
+       "without the nondeterministic_seeded tag",
+       "add `tags: nondeterministic_seeded`"},
+      {"duplicate-signature", "native_function_generation.py pre_group_native_functions",
+       "two operators of the same kind (functional, in-place, out=) with the same signature, differing only in "
+       "overload name",
+       "delete the new overload, or give it a signature of its own (another argument list)"},
+      {"lone-out", "native_function_generation.py add_generated_native_functions",
+       "an out= operator without a functional, in-place or mutable variant", "declare the functional variant too"},
+      {"no-out-variant", "native_function_generation.py add_generated_native_functions",
+       "a new operator torchgen would give an out= variant that returns no tensor (`-> bool`, `-> int`, `-> ()`)",
+       "return a Tensor, or make the operator CompositeImplicitAutograd (no dispatch table)"},
+      {"structured-no-functional", "model.py NativeFunction.validate_unstructured",
+       "`structured: True` on an out= operator without a functional variant",
+       "declare the functional variant with `structured_delegate:` pointing here"},
+      {"group-structured-mix", "model.py NativeFunctionsGroup.__post_init__",
+       "a group (functional, in-place, out=) whose out= is structured while a member has no structured_delegate "
+       "(or the reverse)",
+       "give every member of a structured group `structured_delegate: OUT` (or make none structured)"},
+      {"group-delegate-mismatch", "model.py NativeFunctionsGroup.__post_init__",
+       "a member of a structured group delegating to another operator than the group's out=",
+       "point structured_delegate at the group's out= variant"},
+      {"autogen-mismatch", "model.py NativeFunctionsGroup.__post_init__",
+       "`autogen:` that does not list exactly the variants torchgen generates (e.g. an out= the YAML already "
+       "declares)",
+       "list in autogen: exactly the variants the YAML does not declare"},
+      {"view-without-copy", "model.py NativeFunctionsViewGroup.__post_init__",
+       "a new view operator (not CompositeImplicitAutograd) without its NAME_copy operator",
+       "add the NAME_copy operator (tag view_copy) or make the view CompositeImplicitAutograd"},
+      {"view-copy-tag", "model.py NativeFunctionsViewGroup.__post_init__",
+       "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},
+      // derivatives.yaml: tools/autograd's loading and differentiability matching.
+      {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
+       "a derivatives.yaml entry whose schema matches no operator",
+       "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},
+      {"derivative-dispatch-key", "tools/autograd/load_derivatives.py create_differentiability_info",
+       "a derivatives.yaml `dispatch:` key other than Default or an Autograd key (AutogradNestedTensor, "
+       "AutogradCUDA, …)",
+       "key the formulas by Default or by the autograd key (AutogradNestedTensor for NestedTensorCPU, …)"},
+      {"derivative-unknown-name", "tools/autograd/load_derivatives.py create_forward_derivative",
+       "a derivatives.yaml formula keyed by a name that is neither an input nor an output of the operator",
+       "key the formula by one of the operator's argument names (or result for a forward formula)"},
+      {"derivative-non-differentiable-overlap", "tools/autograd/load_derivatives.py set_up_derivatives",
+       "an input both `non_differentiable` and given a formula in one entry",
+       "keep one of the two: the formula, or `non_differentiable`"},
+      {"derivative-size-api", "tools/autograd/load_derivatives.py saved_variables",
+       "a formula calling `.sizes()`, `.size(N)` or `.strides()` (not SymInt-aware)",
+       "use `.sym_sizes()`, `.sym_size(N)` or `.sym_strides()`"},
+      {"grads-out-of-bounds", "tools/autograd/load_derivatives.py create_derivative",
+       "a formula using `grads[i]` with i not below the operator's number of outputs",
+       "index grads only by the operator's outputs (`grad` for a single output)"},
+      {"derivative-grad-grads", "tools/autograd/load_derivatives.py check_grad_usage",
+       "a derivatives.yaml entry whose backward formulas mix `grad` and `grads` (or `grad_RETURN` with either), "
+       "or use only `grads[0]`",
+       "name the gradient one way: `grad` for a single differentiable output, `grads[i]` for several"},
+      {"forward-formula-base-name", "tools/autograd/load_derivatives.py postprocess_forward_derivatives",
+       "a forward formula (result: …) naming a differentiable input by its own name",
+       "write INPUT_p for its value and INPUT_t for its tangent"},
+      {"auto-forward-formula", "tools/autograd/load_derivatives.py postprocess_forward_derivatives",
+       "`auto_element_wise` for an operator without exactly one differentiable input, output and backward "
+       "formula (or in-place), `auto_linear` for one with several outputs",
+       "write the forward formula out (result: … with INPUT_t and INPUT_p)"},
+      {"output-differentiability-conditions", "tools/autograd/load_derivatives.py create_differentiability_info",
+       "`output_differentiability:` with conditions (strings) for more than one output",
+       "give one condition for a single-output operator, or True/False per output"},
+      {"output-differentiability-length", "torchgen/api/autograd.py gen_differentiable_outputs",
+       "`output_differentiability:` with another number of entries than the operator has outputs",
+       "give one True/False per output of the operator"},
+      {"output-differentiability-inplace", "torchgen/api/autograd.py gen_differentiable_outputs",
+       "`output_differentiability:` with a False in a formula an in-place operator takes",
+       "give the in-place operator its own derivatives.yaml entry without output_differentiability, or make every "
+       "output differentiable"},
+      {"derivative-ignored", "tools/autograd/gen_variable_type.py emit_body",
+       "a formula for an operator autograd never differentiates: no differentiable (Tensor) input or output, "
+       "every output False in output_differentiability, or an operator listed in DONT_REQUIRE_DERIVATIVE "
+       "(argmax, signbit, isnan, …)",
+       "delete the formula, or write `INPUT: non_differentiable`"},
+      {"derivative-non-tensor-input", "tools/autograd/gen_variable_type.py emit_body",
+       "a formula keyed by an input that is not a differentiable Tensor (a float, int, bool argument)",
+       "key formulas by Tensor inputs only; a non-Tensor argument needs none"},
+      {"forward-formula-count", "tools/autograd/gen_variable_type.py emit_body",
+       "forward formulas (result: …) for fewer or more outputs than the operator has differentiable ones",
+       "give every differentiable output a forward formula (`a, b: …` for several), or none"},
+      {"foreach-without-reference", "tools/autograd/gen_variable_type.py emit_body",
+       "an in-place _foreach_ operator left without a differentiability info (e.g. the formula of the operator "
+       "it derives its own from was deleted)",
+       "keep (or restore) the reference operator's formula, or give the _foreach_ operator its own"},
+      {"formula-on-cia", "tools/autograd/gen_variable_type.py gen_variable_type_func",
+       "a derivatives.yaml formula for an operator with only a CompositeImplicitAutograd kernel",
+       "give the operator a dispatch table (backend keys or CompositeExplicitAutograd), or delete the formula"},
+  };
+  return kinds;
+}
+
+const RefusalKind* refusal_kind(std::string_view id) {
+  for (const auto& k : refusal_kinds())
+    if (k.id == id) return &k;
+  return nullptr;
+}
+
+}  // namespace dispatchctl::torchgen

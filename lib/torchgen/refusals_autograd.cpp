@@ -1,0 +1,262 @@
+// derivatives.yaml as tools/autograd reads it (torchgen/packaged/autograd):
+//   load_derivatives.py create_differentiability_info: dispatch keys that are
+//     no autograd key, output_differentiability conditions for several
+//     outputs; set_up_derivatives: an input both non_differentiable and
+//     derived; saved_variables: .sizes() / .size(N) / .strides();
+//     create_derivative: grads[i] past the outputs;
+//     postprocess_forward_derivatives: a forward formula naming an input by
+//     its base name, auto_element_wise / auto_linear where they cannot apply;
+//   gen_variable_type.py emit_body, for every operator that takes the
+//     formula: "derivative ignored" (nothing differentiable), a formula keyed
+//     by a non-Tensor input, forward formulas not covering the differentiable
+//     outputs.
+// Reported at the derivatives.yaml entry (or the formula's line), once per
+// entry and kind: the functional, in-place and out= operators share a formula.
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "torchgen/info_matcher.h"
+#include "torchgen/refusals_detail.h"
+#include "util/join.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+std::vector<std::string> split_names(const std::string& raw) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= raw.size()) {
+    size_t comma = raw.find(',', start);
+    if (comma == std::string::npos) comma = raw.size();
+    std::string n = raw.substr(start, comma - start);
+    n.erase(0, n.find_first_not_of(' '));
+    n.erase(n.find_last_not_of(' ') + 1);
+    names.push_back(n);
+    start = comma + 1;
+  }
+  return names;
+}
+
+bool is_argument_name(const FunctionSchema& s, const std::string& name) {
+  if (name == "options" && has_tensor_options(s)) return true;
+  return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == name; });
+}
+
+// One dispatch key's formulas of an entry, split as set_up_derivatives does.
+struct KeyFormulas {
+  std::vector<const DifferentiabilityInfo::Formula*> backward, forward;
+  std::set<std::string> derived, non_differentiable;  // input names
+};
+
+KeyFormulas formulas_at(const DifferentiabilityInfo& info, const std::string& key) {
+  KeyFormulas k;
+  for (const auto& formula : info.formulas) {
+    if (formula.key != key) continue;
+    const std::vector<std::string> names = split_names(formula.names);
+    if (!is_argument_name(info.func, names.front())) {
+      k.forward.push_back(&formula);
+    } else if (formula.non_differentiable) {
+      k.non_differentiable.insert(names.begin(), names.end());
+    } else {
+      k.backward.push_back(&formula);
+      k.derived.insert(names.begin(), names.end());
+    }
+  }
+  return k;
+}
+
+bool is_tensor_list(const SchemaType& t) { return t.kind == SchemaType::Kind::List && is_tensor_like(t); }
+
+bool is_autograd_key(const std::string& key) {
+  static const std::set<std::string> not_per_backend = {"Autograd", "AutogradOther", "AutogradFunctionality",
+                                                        "AutogradNonFunctional"};
+  return key == "Default" || (key.starts_with("Autograd") && !not_per_backend.count(key));
+}
+
+class EntryChecks {
+ public:
+  EntryChecks(const DifferentiabilityInfo& info, std::vector<Refusal>& out) : info_(info), out_(out) {}
+
+  void refuse(int line, std::string_view id, std::string reason) {
+    if (!reported_.insert(std::string(id)).second) return;
+    out_.push_back(Refusal{{info_.loc.file, line ? line : info_.loc.line}, info_.func.full_name(), std::string(id),
+                           std::move(reason), std::string(kind_fix(id))});
+  }
+
+  // load_derivatives.py, on the entry itself.
+  void check_loading() {
+    const std::string name = op_name(info_.func);
+    const auto& od = info_.output_differentiability;
+    if (od && od->conditions && od->length != 1)
+      refuse(od->line, "output-differentiability-conditions",
+             "Not supported: for " + torchgen_text(info_.func) + ", output_differentiability must either be "
+             "list[bool] or a list[str] where each str is a condition. In the case where it is a condition, we only "
+             "support single-output functions");
+    for (const auto& [key, has_formula] : info_.keys) {
+      if (!is_autograd_key(key))
+        refuse(0, "derivative-dispatch-key",
+               "Invalid dispatch key " + key + " in derivatives.yaml for " + torchgen_text(info_.func) +
+                   ", expected key to be one of Default, AutogradNestedTensor, AutogradCPU, AutogradCUDA, …");
+      check_key(formulas_at(info_, key));
+    }
+  }
+
+ private:
+  void check_key(const KeyFormulas& k) {
+    static const std::regex size_int(R"((\.|->)size\(-?\d+\))");
+    const std::string name = op_name(info_.func);
+    std::vector<std::string> overlap;
+    for (const auto& n : k.derived)
+      if (k.non_differentiable.count(n)) overlap.push_back(n);
+    if (!overlap.empty())
+      refuse(0, "derivative-non-differentiable-overlap",
+             "derivatives definition for " + name + " have overlapped non_differentiable and differentiable "
+             "variables: " + join(overlap));
+    for (const auto* formula : k.backward) {
+      const std::string& t = formula->text;
+      if (t.find(".sizes()") != std::string::npos || t.find("->sizes()") != std::string::npos)
+        refuse(formula->line, "derivative-size-api",
+               ".sizes() is not supported in derivative formulas. Instead, please use the SymInt version, "
+               ".sym_sizes(). formula=" + t);
+      else if (std::regex_search(t, size_int))
+        refuse(formula->line, "derivative-size-api",
+               ".size(int) is not supported in derivative formulas. Instead, please use the SymInt version, "
+               ".sym_size(int). formula=" + t);
+      else if (t.find(".strides()") != std::string::npos || t.find("->strides()") != std::string::npos)
+        refuse(formula->line, "derivative-size-api",
+               ".strides() is not supported in derivative formulas. Instead, please use the SymInt version, "
+               ".sym_strides(). formula=" + t);
+      for (int i : grads_indices(t))
+        if (static_cast<size_t>(i) >= info_.func.returns.size())
+          refuse(formula->line, "grads-out-of-bounds",
+                 "Out of bounds grads access: derivative formula for " + name + " used grads[" + std::to_string(i) +
+                     "], but the forward only returns " + std::to_string(info_.func.returns.size()) + " outputs.");
+    }
+    std::vector<const SchemaArgument*> with_derivatives;
+    for (const auto& a : info_.func.arguments)
+      if (k.derived.count(a.name)) with_derivatives.push_back(&a);
+    const bool foreach = unqualified_name(info_.func).starts_with("_foreach_");
+    for (const auto* formula : k.forward) {
+      for (const SchemaArgument* a : with_derivatives)
+        if ((!is_tensor_list(a->type) || foreach) && uses_ident(formula->text, a->name))
+          refuse(formula->line, "forward-formula-base-name",
+                 "The forward formula for " + name + " is using the base name of the " + a->name +
+                     " argument which is ambiguous. You should use " + a->name + "_p to access the primal value "
+                     "and " + a->name + "_t to access the tangent.");
+      const bool single = k.forward.size() == 1 && split_names(k.forward[0]->names).size() == 1;
+      if (formula->text == "auto_element_wise" &&
+          (schema_kind(info_.func) == SchemaKind::Inplace || with_derivatives.size() != 1 || !single ||
+           k.backward.size() != 1))
+        refuse(formula->line, "auto-forward-formula",
+               "Derivative definition of " + name + " in derivatives.yaml defines the forward definition of gradient "
+               "as element_wise but this only works for functions with a single differentiable input and a single "
+               "differentiable output (and its backward formula)");
+      if (formula->text == "auto_linear" && !single)
+        refuse(formula->line, "auto-forward-formula",
+               "Derivative definition of " + name + " in derivatives.yaml defines the forward definition of gradient "
+               "as linear but this only works for functions with a single differentiable output.");
+    }
+  }
+
+  const DifferentiabilityInfo& info_;
+  std::vector<Refusal>& out_;
+  std::set<std::string> reported_;
+};
+
+// cpp.return_names: what gen_variable_type calls each output.
+std::vector<std::string> return_names(const FunctionSchema& s) {
+  std::vector<std::string> names;
+  std::vector<const SchemaArgument*> outs;
+  for (const auto& a : s.arguments)
+    if (is_out_argument(a)) outs.push_back(&a);
+  for (size_t i = 0; i < s.returns.size(); ++i) {
+    const SchemaArgument& r = s.returns[i];
+    if (base_name(s).inplace) {
+      names.push_back("self");
+    } else if (is_out_fn(s) && i < outs.size()) {
+      names.push_back(outs[i]->name);
+    } else if (!r.name.empty()) {
+      const bool conflict = std::any_of(s.arguments.begin(), s.arguments.end(),
+                                        [&](const SchemaArgument& a) { return a.name == r.name; });
+      names.push_back(conflict ? r.name + "_return" : r.name);
+    } else {
+      names.push_back(s.returns.size() == 1 ? "result" : "result" + std::to_string(i));
+    }
+  }
+  return names;
+}
+
+// emit_body for one operator taking `info`'s formulas at `key`.
+void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, const std::string& key,
+                    const ReleaseRules& rules, EntryChecks& checks) {
+  const KeyFormulas k = formulas_at(info, key);
+  std::vector<std::string> inputs;
+  for (const auto& a : f.func.arguments)
+    if (!is_out_argument(a) && is_tensor_like(a.type) && !k.non_differentiable.count(a.name)) inputs.push_back(a.name);
+  std::set<std::string> backward_names;
+  for (const auto* formula : k.backward)
+    for (const auto& n : split_names(formula->names)) backward_names.insert(n);
+  const bool has_derivatives = std::any_of(info.func.arguments.begin(), info.func.arguments.end(),
+                                           [&](const SchemaArgument& a) { return k.derived.count(a.name) != 0; });
+  if (!has_derivatives && !f.is_abstract_for_autograd()) return;  // use_derived: no VariableType kernel
+  if (has_derivatives) {
+    std::vector<std::string> missing;
+    for (const auto& n : backward_names)
+      if (std::find(inputs.begin(), inputs.end(), n) == inputs.end()) missing.push_back(n);
+    if (!missing.empty())
+      checks.refuse(0, "derivative-non-tensor-input",
+                    "Missing arguments for derivatives: " + join(missing) + " in " + op_name(info.func) +
+                        " (not a differentiable Tensor input of " + f.name() + ")");
+  }
+  const std::vector<std::string> names = return_names(f.func);
+  size_t outputs = 0;
+  const auto& od = info.output_differentiability;
+  if (od && !od->conditions) {
+    if (od->values.size() != names.size()) return;  // output-differentiability-length
+    outputs = static_cast<size_t>(std::count(od->values.begin(), od->values.end(), true));
+  } else if (od) {
+    outputs = 1;
+  } else {
+    for (size_t i = 0; i < names.size(); ++i)
+      outputs += is_tensor_like(f.func.returns[i].type) && !k.non_differentiable.count(names[i]);
+    const bool single_grad = std::any_of(k.backward.begin(), k.backward.end(),
+                                         [](const auto* formula) { return uses_ident(formula->text, "grad"); });
+    if (single_grad) outputs = std::min<size_t>(outputs, 1);
+  }
+  const bool exempt = rules.dont_require_derivative.count(base_name(f.func).base) ||
+                      rules.dont_require_derivative.count(cpp_name(f.func));
+  const bool requires_derivative = !exempt && !inputs.empty() && outputs > 0;
+  if (has_derivatives && !requires_derivative && !f.func.returns.empty())
+    checks.refuse(0, "derivative-ignored",
+                  "ERROR: derivative ignored for " + cpp_name(f.func) + " -- specified an autograd function without "
+                  "derivative (" + (exempt ? "it is in DONT_REQUIRE_DERIVATIVE"
+                                           : inputs.empty() ? "no differentiable input" : "no differentiable output") +
+                      ")");
+  if (!requires_derivative || k.forward.empty()) return;
+  size_t forward_names = 0;
+  for (const auto* formula : k.forward) forward_names += split_names(formula->names).size();
+  if (forward_names != outputs)
+    checks.refuse(k.forward.front()->line, "forward-formula-count",
+                  "Expected the number of forward derivatives implemented (" + std::to_string(forward_names) +
+                      ") to match the number of differentiable outputs (" + std::to_string(outputs) + ") of " +
+                      f.name());
+}
+
+}  // namespace
+
+void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  if (!model.has_derivatives_yaml) return;
+  std::map<const DifferentiabilityInfo*, EntryChecks> checks;
+  for (const auto& info : model.derivatives) checks.emplace(&info, EntryChecks(info, out)).first->second.check_loading();
+  const InfoMatcher matcher(model);
+  for (const auto& f : model.functions) {
+    if (is_foreach(f) || rules.manual_autograd.count(cpp_name(f.func))) continue;
+    const DifferentiabilityInfo* info = matcher.find(f);
+    if (!info) continue;
+    for (const auto& [key, has_formula] : info->keys) check_operator(f, *info, key, rules, checks.at(info));
+  }
+}
+
+}  // namespace dispatchctl::torchgen
