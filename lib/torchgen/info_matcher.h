@@ -82,14 +82,19 @@ inline bool is_reference_for_foreach(const FunctionSchema& foreach_op, const Fun
 
 // gen_foreach_derivativeinfo: a _foreach_ op derives its info from its reference op's
 // formula (_foreach_zero_ takes zero_'s: _foreach_with_inplace_ref).
-inline bool has_foreach_reference(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
+inline const DifferentiabilityInfo* foreach_reference(const NativeFunction& f, const TorchgenModel& model,
+                                                      const ReleaseRules& rules) {
   const bool inplace_ref = rules.foreach_with_inplace_ref.count(f.name()) != 0;
   for (const auto& d : model.derivatives) {
     const SchemaKind kind = schema_kind(d.func);
     const bool kind_ok = kind == SchemaKind::Functional || (inplace_ref && kind == SchemaKind::Inplace);
-    if (kind_ok && d.keys.count("Default") && is_reference_for_foreach(f.func, d.func, inplace_ref)) return true;
+    if (kind_ok && d.keys.count("Default") && is_reference_for_foreach(f.func, d.func, inplace_ref)) return &d;
   }
-  return false;
+  return nullptr;
+}
+
+inline bool has_foreach_reference(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
+  return foreach_reference(f, model, rules) != nullptr;
 }
 
 }  // namespace dispatchctl::torchgen

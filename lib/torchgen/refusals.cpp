@@ -141,6 +141,22 @@ void check_schema(const NativeFunction& f, std::vector<Refusal>& out) {
       break;
     }
   }
+  std::vector<const SchemaArgument*> outs;
+  for (const auto& a : s.arguments)
+    if (is_out_argument(a)) outs.push_back(&a);
+  const bool list_outs = std::any_of(outs.begin(), outs.end(), [](const SchemaArgument* a) { return type_text(*a) != "Tensor"; });
+  const auto returned_outs = std::count_if(outs.begin(), outs.end(), [](const SchemaArgument* a) {
+    return a->name.rfind("_scratch_", 0) != 0;  // scratch tensors are not returned
+  });
+  if (list_outs && !s.returns.empty())
+    out.push_back(make_refusal(f, "out-list-returns",
+                               "out= ops that accept tensor lists as out arguments are expected to have no return "
+                               "type (since you can't do method chaining on them)"));
+  else if (!list_outs && !outs.empty() && static_cast<size_t>(returned_outs) != s.returns.size())
+    out.push_back(make_refusal(f, "out-return-count",
+                               "Must return as many arguments as there are out arguments, or no return at all. Got " +
+                                   std::to_string(returned_outs) + " non-scratch out args and " +
+                                   std::to_string(s.returns.size()) + " returns"));
   if (base_name(s).inplace) {
     const SchemaArgument* self = self_argument(s);
     bool ok = self && self->is_write();

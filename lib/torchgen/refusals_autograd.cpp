@@ -244,6 +244,21 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
                       f.name());
 }
 
+// gen_foreach_derivativeinfo: a _foreach_ operator without a formula of its
+// own takes its reference operator's output_differentiability, which must fit
+// its own outputs (an in-place _foreach_ operator has none).
+void check_foreach_outputs(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules,
+                           std::map<const DifferentiabilityInfo*, EntryChecks>& checks) {
+  const DifferentiabilityInfo* ref = foreach_reference(f, model, rules);
+  if (!ref || !ref->output_differentiability || ref->output_differentiability->conditions) return;
+  const auto& od = *ref->output_differentiability;
+  if (od.length != f.func.returns.size() && od.length == ref->func.returns.size())
+    checks.at(ref).refuse(od.line, "output-differentiability-length",
+                          "The length of output_differentiability (" + std::to_string(od.length) +
+                              "), does not match the number of outputs (" + std::to_string(f.func.returns.size()) +
+                              ") of " + f.name() + ", which takes the formula of " + op_name(ref->func));
+}
+
 }  // namespace
 
 void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
@@ -252,6 +267,8 @@ void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::
   for (const auto& info : model.derivatives) checks.emplace(&info, EntryChecks(info, out)).first->second.check_loading();
   const InfoMatcher matcher(model);
   for (const auto& f : model.functions) {
+    if (rules.foreach_inplace_needs_derivatives && is_foreach(f) && !matcher.find(f))
+      check_foreach_outputs(f, model, rules, checks);
     if (is_foreach(f) || rules.manual_autograd.count(cpp_name(f.func))) continue;
     const DifferentiabilityInfo* info = matcher.find(f);
     if (!info) continue;

@@ -73,6 +73,10 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
     }
     if (!group.is_full_group()) continue;
     const NativeFunction& out_fn = model.functions[out_member->second];
+    if (out_fn.structured && (out_fn.has_cia() || out_fn.has("CompositeImplicitAutogradNestedTensor")))
+      out.push_back(make_refusal(out_fn, "structured-composite",
+                                 "structured composite kernels are not supported (" + out_fn.name() +
+                                     " is structured and has a CompositeImplicitAutograd kernel)"));
     std::set<std::string> generated, expected;
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];

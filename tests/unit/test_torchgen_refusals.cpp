@@ -225,6 +225,18 @@ const Edit k_edits[] = {
                               "/*is_hermitian=*/false)",
      "  eigenvalues: std::get<0>(linalg_eig_jvp(self_t, eigenvalues, eigenvectors, /*is_hermitian=*/false))",
      "  eigenvalues: std::get<0>", true},
+    // _foreach_sigmoid_ (no outputs) takes sigmoid's formula, output_differentiability included.
+    {"output-differentiability-length", "- name: sigmoid(Tensor self) -> Tensor\n  self:",
+     "- name: sigmoid(Tensor self) -> Tensor\n  output_differentiability: [True]\n  self:",
+     "  output_differentiability: [True]\n  self: sigmoid_backward", true},
+    {"out-return-count", "APPEND",
+     "\n- func: my_op(Tensor self) -> (Tensor, Tensor)\n  dispatch:\n    CPU: my_op\n\n- func: my_op.out(Tensor self, *, "
+     "Tensor(a!) min, Tensor(b!) max) -> Tensor(a!)\n  dispatch:\n    CPU: my_op_out\n", "- func: my_op.out("},
+    {"out-list-returns", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor[]\n  dispatch:\n    CPU: my_op\n\n- func: my_op.out(Tensor self, *, "
+     "Tensor(a!)[] out) -> Tensor(a!)[]\n  dispatch:\n    CPU: my_op_out\n", "- func: my_op.out("},
+    {"structured-composite", "    CPU, CUDA, MPS, XPU: sigmoid_out\n",
+     "    CPU, CUDA, MPS, XPU: sigmoid_out\n    CompositeImplicitAutograd: sigmoid_out_math\n", "- func: sigmoid.out("},
 };
 
 }  // namespace
