@@ -118,6 +118,13 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a random operator (rand/dropout in the name, dropout in an argument's name, or a Generator argument) "
        "without the nondeterministic_seeded tag",
        "add `tags: nondeterministic_seeded`"},
+      {"reserved-keyword-argument", "gen.py error_check_native_functions",
+       "an argument named a Python keyword (`lambda`, `from`, `in`, …)",
+       "rename the argument (PyTorch writes `lambd` for lambda)"},
+      {"inplace-view-tag", "gen.py error_check_native_functions",
+       "the inplace_view tag on an operator whose name has no trailing underscore, or without the out-of-place "
+       "view operator of its name",
+       "keep inplace_view for NAME_ operators and declare the view operator NAME beside it"},
       {"duplicate-signature", "native_function_generation.py pre_group_native_functions",
        "two operators of the same kind (functional, in-place, out=) with the same signature, differing only in "
        "overload name",

@@ -6,12 +6,14 @@
 //   NativeFunction.from_yaml: python_module with the method variant,
 //     precomputed without structured, use_const_ref_for_mutable_tensors on
 //     an out= operator; device_guard: False on a structured operator;
+//   gen.py error_check_native_functions: an argument named a Python keyword,
+//     the inplace_view tag on an operator not NAME_ or without NAME;
 //   load_derivatives.py check_grad_usage: `grad` and `grads` mixed, only
 //     `grads[0]`, `grad_RETURN` mixed with either;
 //   api/autograd.py gen_differentiable_outputs: output_differentiability
 //     (True/False) not as long as the operator's returns.
-// Release differences: none in the releases the rules files hold (each
-// assert is in 1.13.1's and 2.14.1's torchgen alike).
+// Release differences are rules data: const_ref_out_refused,
+// python_reserved_keywords (2.x only), inplace_view_not_views / set_is_not_a_view.
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -148,11 +150,43 @@ void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& o
   }
 }
 
+// gen.py error_check_native_functions: argument names, and the inplace_view tag.
+void check_names(const NativeFunction& f, const std::set<std::string>& out_of_place_bases, const ReleaseRules& rules,
+                 std::vector<Refusal>& out) {
+  for (const auto& a : f.func.arguments)
+    if (rules.python_reserved_keywords.count(a.name) &&
+        !rules.python_keyword_argument_exceptions.count(f.name() + " " + a.name)) {
+      out.push_back(make_refusal(f, "reserved-keyword-argument",
+                                 "Argument name '" + a.name + "' in function '" + f.name() +
+                                     "' is a reserved Python keyword."));
+      break;
+    }
+  const BaseOperatorName base = base_name(f.func);
+  if (!f.tags.count("inplace_view") || rules.inplace_view_not_views.count(f.name()) ||
+      (rules.set_is_not_a_view && base.base == "set"))
+    return;
+  if (!base.inplace)
+    out.push_back(make_refusal(f, "inplace-view-tag",
+                               f.name() + " is marked with tag: inplace_view, but it doesn't follow the naming "
+                               "convention for inplace ops - the codegen expects the base name to have a trailing "
+                               "underscore."));
+  else if (!out_of_place_bases.count(base.base))
+    out.push_back(make_refusal(f, "inplace-view-tag",
+                               f.name() + " is marked with tag: inplace_view. The codegen expects there to be a "
+                               "corresponding out-of-place view op with the name '" + base.base + "'"));
+}
+
 }  // namespace
 
 void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  std::set<std::string> out_of_place_bases;
   for (const auto& f : model.functions)
-    if (!f.generated) check_fields(f, rules, out);
+    if (!base_name(f.func).inplace) out_of_place_bases.insert(base_name(f.func).base);
+  for (const auto& f : model.functions) {
+    if (f.generated) continue;
+    check_fields(f, rules, out);
+    check_names(f, out_of_place_bases, rules, out);
+  }
   if (!model.has_derivatives_yaml) return;
   for (const auto& info : model.derivatives) {
     check_grad_usage(info, out);

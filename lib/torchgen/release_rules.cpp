@@ -130,6 +130,8 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.flag("seeded_if_dropout_argument", r.seeded_if_dropout_argument);
   in.flag("const_ref_out_refused", r.const_ref_out_refused);
   in.names("native_dispatch_keys", r.native_dispatch_keys);
+  in.names("python_reserved_keywords", r.python_reserved_keywords);
+  in.names("python_keyword_argument_exceptions", r.python_keyword_argument_exceptions);
   in.no_other_fields();
   return r;
 }

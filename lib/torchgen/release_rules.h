@@ -86,6 +86,11 @@ struct ReleaseRules {
   bool const_ref_out_refused = false;
   // model.py's dispatch_keys: the keys a native_functions.yaml dispatch: may name.
   std::set<std::string> native_dispatch_keys;
+  // gen.py error_check_native_functions: no argument may be named a Python
+  // keyword (keyword.kwlist; empty where the release does not check), except
+  // these pre-existing ones ("OP.OVERLOAD ARGUMENT").
+  std::set<std::string> python_reserved_keywords;
+  std::set<std::string> python_keyword_argument_exceptions;
 };
 
 // One rules file: every field above, each required, no other (InputError

@@ -229,6 +229,11 @@ const Edit k_edits[] = {
     {"output-differentiability-length", "- name: sigmoid(Tensor self) -> Tensor\n  self:",
      "- name: sigmoid(Tensor self) -> Tensor\n  output_differentiability: [True]\n  self:",
      "  output_differentiability: [True]\n  self: sigmoid_backward", true},
+    {"reserved-keyword-argument", "APPEND",
+     "\n- func: my_op(Tensor self, float lambda=0.5) -> Tensor\n  dispatch:\n    CPU: my_op\n", "- func: my_op("},
+    {"inplace-view-tag", "APPEND",
+     "\n- func: my_op_(Tensor(a!) self, int dim) -> Tensor(a!)\n  variants: method\n  tags: inplace_view\n  dispatch:\n"
+     "    CompositeExplicitAutograd: my_op_\n", "- func: my_op_("},
     {"out-return-count", "APPEND",
      "\n- func: my_op(Tensor self) -> (Tensor, Tensor)\n  dispatch:\n    CPU: my_op\n\n- func: my_op.out(Tensor self, *, "
      "Tensor(a!) min, Tensor(b!) max) -> Tensor(a!)\n  dispatch:\n    CPU: my_op_out\n", "- func: my_op.out("},
