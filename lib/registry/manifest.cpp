@@ -8,6 +8,7 @@
 #include "keys/profile.h"
 #include "registry/key_lookup.h"
 #include "util/json_object_reader.h"
+#include "registry/manifest_names.h"
 #include "registry/manifest_schemas.h"
 #include "util/file_io.h"
 #include "registry/manifest_stream.h"
@@ -51,12 +52,8 @@ const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debu
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
                                                        "boxed", "unboxed", "then", "generated_call"};
-// "then" values in KernelThen order (Default has none).
-constexpr std::string_view k_then_names[] = {"", "return", "redispatch", "call", "decompose", "raise", "autograd"};
 const std::vector<std::string_view> k_fallback_fields = {"key", "kernel", "fallthrough"};
 const std::vector<std::string_view> k_generated_call_fields = {"op", "kind"};
-constexpr GeneratedCallKind k_generated_call_kinds[] = {
-    GeneratedCallKind::StructuredOut, GeneratedCallKind::AutogenOut, GeneratedCallKind::AutogenFunctional};
 
 std::string operator_pointer(size_t index) { return "/operators/" + std::to_string(index); }
 
@@ -369,45 +366,6 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
   }
   registry->sources.push_back(source);
   return m;
-}
-
-std::string write_manifest(const Registry& registry, const std::string& torch_version) {
-  const Catalogue& cat = registry.catalogue();
-  json doc;
-  doc["dispatchctl_manifest"] = 1;
-  doc["torch_version"] = torch_version;
-  json fallbacks = json::array();
-  for (const auto& fb : registry.fallbacks()) {
-    json entry{{"key", cat.name(fb.key)}, {"kernel", fb.debug}};
-    if (fb.fallthrough) entry["fallthrough"] = true;
-    fallbacks.push_back(std::move(entry));
-  }
-  doc["fallbacks"] = std::move(fallbacks);
-  json operators = json::array();
-  for (const auto& op : registry.operators()) {
-    json entry{{"name", op.name}};
-    if (op.schema) {
-      entry["schema"] = op.schema->text;
-      entry["debug"] = op.schema->debug;
-      if (op.schema->alias_analysis_explicit) entry["alias_analysis"] = op.schema->alias_analysis;
-    }
-    json kernels = json::array();
-    for (const auto& k : op.registrations) {
-      json kj{{"key", cat.name(k.key)}, {"kernel", k.debug}};
-      if (k.fallthrough) kj["fallthrough"] = true;
-      if (k.signature) kj["signature"] = *k.signature;
-      if (!k.boxed) kj["boxed"] = false;
-      if (k.unboxed == k.fallthrough) kj["unboxed"] = k.unboxed;
-      if (k.then != KernelThen::Default) kj["then"] = k_then_names[static_cast<int>(k.then)];
-      if (const GeneratedCall* call = registry.generated_call(k))
-        kj["generated_call"] = {{"op", call->callee}, {"kind", generated_call_kind_id(call->kind)}};
-      kernels.push_back(std::move(kj));
-    }
-    if (!kernels.empty()) entry["kernels"] = std::move(kernels);
-    operators.push_back(std::move(entry));
-  }
-  doc["operators"] = std::move(operators);
-  return doc.dump(1) + "\n";
 }
 
 }  // namespace dispatchctl
