@@ -244,10 +244,11 @@ void load_python(Built& registry, const SourceSpec& spec, const LoadRequest& req
   if (request.on_manifest) request.on_manifest(manifest);
   log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", spec.text, manifest.torch_version, path,
               registry->operators().size() - operators_before);
-  // The exporter found no torchgen YAML beside that torch (load/export_generated_calls.h).
+  // No torchgen YAML beside that torch, or it could not be read (load/export_generated_calls.h).
   if (registry->generated_call_count() == calls_before && manifest.whole_registry)
-    notes.push_back(spec.text + ": the export says nothing of what torchgen's generated composites call (its torch "
-                    "ships no torchgen/packaged/ATen/native/native_functions.yaml): they are taken at face value");
+    notes.push_back(spec.text + ": the export says nothing of what torchgen's generated composites call (no "
+                    "torchgen/packaged/ATen/native/native_functions.yaml beside its torch, or it could not be read; "
+                    "-v on the exporting run says which): they are taken at face value");
 }
 
 // Alone, the predictions of the default release's rules; over a base, they

@@ -221,7 +221,9 @@ std::string export_into_cache(const PythonExport& request, const fs::path& dir) 
     return cached.string();
   }
   log_verbose("-m python: no cached export at {}; running the exporter", cached.string());
-  (void)export_in(request, cached.string(), script, dir);  // a load says what it lacks (load_python)
+  // A load says what the export lacks (load_python); why, here.
+  if (const ExportCallsAdded added = export_in(request, cached.string(), script, dir); !added.note.empty())
+    log_verbose("python:{}: {}", request.interpreter, added.note);
   return cached.string();
 }
 
@@ -277,7 +279,9 @@ ExportedManifest cached_python_export(const PythonExport& request) {
               why);
   const std::string folder = make_temporary_folder(why);
   ExportedManifest exported(folder + "/export.json", folder);  // the folder goes if the export fails
-  (void)export_in(request, exported.path(), write_exporter(folder), folder);
+  if (const ExportCallsAdded added = export_in(request, exported.path(), write_exporter(folder), folder);
+      !added.note.empty())
+    log_verbose("python:{}: {}", request.interpreter, added.note);
   return exported;
 }
 
