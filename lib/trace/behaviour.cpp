@@ -155,6 +155,16 @@ Behaviour handoff(std::string does, std::string assumed) {
   return b;
 }
 
+// "registered at ./torch/csrc/autograd/VariableTypeManual.cpp:333" -> "VariableTypeManual.cpp".
+std::string registered_file(std::string_view debug) {
+  const size_t at = debug.find("registered at ");
+  if (at == std::string_view::npos) return std::string(debug);
+  debug.remove_prefix(at + 14);
+  debug = debug.substr(0, debug.find_first_of(": ["));
+  if (const size_t slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
+  return std::string(debug);
+}
+
 bool is_backend_row(const Catalogue& cat, Key k) {
   return k == k_undefined || cat.is_backend_dispatch_key(k) ||
          cat.functionality_of(k) == cat.well_known().nested_tensor;
@@ -224,7 +234,7 @@ Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, K
 // Default for the autograd rows: VariableType-like kernels hold
 // AutoDispatchBelowADInplaceOrView; the backend fallback is release data.
 Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const Row& row,
-                             const KindRow& kind, int grad_mode) {
+                             const KindRow& kind, const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const KeySet mask = cat.full_after(cat.well_known().autograd_other);
   if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel)) {
@@ -238,15 +248,31 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
   }
   // VariableTypeUtils.h check_inplace: the generated kernel of an in-place
   // operator refuses a leaf that requires grad while grad mode is on.
-  if (row.rule != Rule::BackendFallback && grad_mode == 2 && row.kernel && is_inplace_operator(op.name) &&
-      std::string_view(row.kernel->debug).find("/autograd/generated/VariableType") != std::string_view::npos) {
+  const bool generated = is_generated_autograd_kernel(row);
+  if (generated && facts.grad_mode && facts.self_leaf_requires_grad && is_inplace_operator(op.name)) {
     Behaviour b = raise("RuntimeError", std::string(k_inplace_leaf_error),
                         "the generated autograd kernel's check_inplace refuses a leaf that requires grad");
     b.assumed = "generated in-place autograd kernels (VariableTypeUtils.h check_inplace)";
     return b;
   }
-  if (row.rule != Rule::BackendFallback)
-    return autograd_kernel_behaviour(cat, kind, row.key, grad_mode != 0, "default for " + std::string(kind.kind_words));
+  if (row.rule != Rule::BackendFallback) {
+    Behaviour b = autograd_kernel_behaviour(cat, kind, row.key, facts.grad_mode,
+                                            "default for " + std::string(kind.kind_words));
+    if (!generated && row.kernel && !is_autograd_not_implemented_kernel(*row.kernel))
+      b.may_raise_first = "the hand-written autograd kernel of " + op.name + " (" +
+                          registered_file(row.kernel->debug) +
+                          ") raises its own error first (its code decides)";
+    else if (generated && facts.grad_mode && facts.any_requires_grad)
+      b.may_raise_first =
+          is_out_operator(op)
+              ? "the generated autograd kernel of " + op.name + " first refuses the inputs that require grad (\"" +
+                    out_requires_grad_error(op.name) + "\"), as it does when the operator is differentiable "
+                    "(torchgen's derivatives.yaml, which no registry carries)"
+              : "the generated autograd kernel of " + op.name +
+                    " raises its own error first while setting up the backward (saving inputs, their sizes or "
+                    "strides: a nested tensor has no sizes, a sparse one no strides)";
+    return b;
+  }
   const std::string warning = autograd_fallback_warning(cat, op.name);
   if (warning.empty())
     return redispatch(mask, {}, "the autograd fallback redispatches with ks & after_autograd_keyset",
@@ -296,13 +322,13 @@ Behaviour fallthrough_called(const Catalogue& cat) {
 
 // What the kernel or fallback of a non-backend functionality does by default.
 Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row& row, const KindRow& kind,
-                         int grad_mode) {
+                         const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   const std::string& name = cat.name(cat.functionality_of(k));
   const std::string assumed = "default for " + std::string(kind.kind_words);
   switch (kind.kind) {
-    case Kind::Autograd: return autograd_behaviour(registry, op, row, kind, grad_mode);
+    case Kind::Autograd: return autograd_behaviour(registry, op, row, kind, facts);
     case Kind::AdInplaceOrView:
       return redispatch(redispatch_mask(cat, &kind, k), guard_of(cat, kind, k),
                         where_from(row) + " bumps versions of in-place/view outputs and redispatches "
@@ -326,11 +352,16 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
                                           "call: the key set is recomputed and upper kernels not "
                                           "excluded by a guard run again)",
                         assumed);
-    case Kind::Autocast:
-      return fresh_call(guard_of(cat, kind, k),
+    case Kind::Autocast: {
+      Behaviour b = fresh_call(guard_of(cat, kind, k),
                         where_from(row) + " casts the inputs and calls the operator again (a fresh "
                                           "call, not a redispatch)",
                         assumed);
+      if (row.rule != Rule::BackendFallback)
+        b.may_raise_first = "the autocast kernel raises its own error first while casting its floating-point "
+                            "inputs (at::_to_copy)";
+      return b;
+    }
     case Kind::BackendSelect: {
       Behaviour b = redispatch(cat.full_after(k), {},
                                "the kernel picks the backend from its device/dtype/layout "
@@ -350,10 +381,8 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
   return {};
 }
 
-// `grad_mode` here: 0 no_grad, 1 grad mode, 2 grad mode and the call's self is
-// a leaf that requires grad (what the generated in-place kernels check).
-Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, int grad_mode,
-                              bool writes_inference_tensor) {
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row,
+                              const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   if (auto raising = raising_behaviour(cat, op, row)) return *raising;
@@ -361,7 +390,7 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
   const std::string& name = cat.name(cat.functionality_of(k));
   const KindRow* kind = k == k_undefined ? nullptr : find_kind(name);
   if (row.rule != Rule::BackendFallback && row.kernel && row.kernel->then != KernelThen::Default)
-    return declared_behaviour(cat, row, kind, grad_mode);
+    return declared_behaviour(cat, row, kind, facts.grad_mode);
   if (auto generated = generated_composite_behaviour(registry, op, row)) return *generated;
   if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
     return returns_if_kernel_does("composite kernel: decomposes; what it calls is not modelled (its inner "
@@ -376,18 +405,17 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
   if (!kind)
     return handoff(where_from(row) + " at " + name + " is not modelled by dispatchctl; the trace stops",
                    "no default for " + name);
-  Behaviour b = kind_behaviour(registry, op, row, *kind, grad_mode);
+  Behaviour b = kind_behaviour(registry, op, row, *kind, facts);
   if (b.action == HopAction::Raise) return b;  // check_inplace's leaf check comes first
-  if (auto inference = inference_inplace_behaviour(cat, op, row, writes_inference_tensor)) return *inference;
+  add_inference_bump(cat, op, row, facts.writes_inference_tensor, b);
   return b;
 }
 
 }  // namespace
 
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode, bool self_leaf_requires_grad, bool writes_inference_tensor) {
-  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode && self_leaf_requires_grad ? 2 : grad_mode,
-                                                  writes_inference_tensor)
+                       const Row& row, const CallFacts& facts) {
+  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, facts)
                             : raise("NotImplementedError", missing_row_message(registry, op, live, row.key),
                                     "no kernel: PyTorch reports the missing row");
   if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";

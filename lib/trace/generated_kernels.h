@@ -25,13 +25,22 @@ bool is_inplace_operator(std::string_view name);
 // whether the operator writes it (an `(a!)` annotation). Empty without a schema.
 std::vector<bool> written_tensor_arguments(const Operator& op);
 
+// An out= operator (torchgen's SchemaKind.out): it writes a keyword-only
+// tensor argument (`*, Tensor(a!) out`).
+bool is_out_operator(const Operator& op);
+
+// Whether `row` runs torchgen's generated autograd kernel (VariableType_N.cpp),
+// not a hand-written one (VariableTypeManual.cpp) or a fallback.
+bool is_generated_autograd_kernel(const Row& row);
+
 // The generated ADInplaceOrView kernel (ADInplaceOrViewType_N.cpp) or
 // autograd kernel (VariableType_N.cpp) at `row` of an operator that writes a
 // tensor: after the call below it returns it bumps that tensor's version
 // (increment_version), and VariableVersion::bump raises for an inference
 // tensor outside inference mode. `writes_inference_tensor`: a written
-// argument of the call is one. nullopt when the check does not apply.
-std::optional<Behaviour> inference_inplace_behaviour(const Catalogue& cat, const Operator& op, const Row& row,
-                                                     bool writes_inference_tensor);
+// argument of the call is one. Adds that raise to `b` as what happens once
+// the call below returns; false (b unchanged) when the check does not apply.
+bool add_inference_bump(const Catalogue& cat, const Operator& op, const Row& row, bool writes_inference_tensor,
+                        Behaviour& b);
 
 }  // namespace dispatchctl

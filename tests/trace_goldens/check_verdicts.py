@@ -195,8 +195,8 @@ def main():
     print(f"{len(calls)} real calls ({raised} raise): {definite} definite verdicts, {len(wrong)} wrong, "
           f"{assumed} assumed; {dispatcher_predicted} of {dispatcher_total} errors the dispatcher and the "
           f"generated kernels cause predicted with PyTorch's first line ({100 * share:.1f}%); "
-          f"{kernel_errors} errors raised inside hand-written kernels; {caveated} raises predicted whose text "
-          f"a meta function decided")
+          f"{kernel_errors} errors raised inside hand-written kernels; {caveated} certain raises whose text "
+          f"code that runs first decided (trace's error_caveat)")
     if share < MIN_SHARE:
         wrong.append(f"only {100 * share:.1f}% of the dispatcher's and generated kernels' errors predicted, "
                      f"expected at least {100 * MIN_SHARE:.0f}%")
