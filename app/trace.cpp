@@ -32,7 +32,9 @@ Tensor? may be left out, a Tensor[] takes any number; otherwise exit 2).
 Presets (--tensor, in argument order; the release's real key sets): cpu, meta,
 cuda, xla, mps, privateuse1, sparse_cpu, sparse_csr_cpu, quantized_cpu,
 mkldnn_cpu, nested_cpu. Modifiers: :conj, :neg, :zerotensor, :inference (made
-in inference mode), :requires_grad (changes no key set), e.g. cpu:conj.
+in inference mode), :requires_grad (a result that requires grad), :leaf (a leaf
+that requires grad: in-place kernels refuse it); the last two change no key
+set; e.g. cpu:conj.
 
 The trace follows the LIVE table (registrations replayed in order, see
 'show --live'); a hop whose live row differs from _dispatch_dump_table says so.
