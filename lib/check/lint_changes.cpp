@@ -7,7 +7,8 @@
 //     autograd-not-implemented kernel while backward worked before: a
 //     derivatives.yaml formula is gone, or the operator left
 //     CompositeImplicitAutograd (whose decomposition autograd differentiated
-//     through) without getting one.
+//     through) without getting one; or a new operator with a differentiable
+//     output comes without one (torchgen gives it that kernel too).
 #include "check/lint_changes.h"
 
 #include "keys/key_summary.h"
@@ -74,7 +75,16 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
                              "; a dispatch: table replaces the implicit CompositeImplicitAutograd entry, so list "
                              "`CompositeImplicitAutograd: KERNEL` in it (or give those keys kernels)"));
     }
-    if (!old || !not_implemented(now)) continue;
+    if (!not_implemented(now)) continue;
+    if (!old) {
+      out.push_back(at("backward-not-implemented", *op, now,
+                       "backward through " + op->name + " will raise \"derivative for " + op->name +
+                           " is not implemented\": it is a new operator and derivatives.yaml has no formula for it "
+                           "(torchgen gives it PyTorch's autograd-not-implemented kernel); add " + formula_entry(*op) +
+                           " to derivatives.yaml with a formula per differentiable input, or with "
+                           "`output_differentiability: [False]` if its outputs are not differentiable"));
+      continue;
+    }
     // Backward worked before through a formula's Autograd kernel, or through
     // the math kernel's decomposition (a CompositeImplicitAutograd operator has
     // no Autograd kernel of its own).

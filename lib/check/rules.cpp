@@ -77,7 +77,8 @@ const std::vector<RuleInfo>& check_rules() {
        "Backward worked before the change (a generated VariableType kernel, or the decomposition of a "
        "CompositeImplicitAutograd kernel) and the operator's Autograd kernel is "
        "PyTorch's boxed autograd-not-implemented kernel after it (its derivatives.yaml formula is gone, "
-       "or it moved from CompositeImplicitAutograd to explicit kernels without one): the forward runs, "
+       "or it moved from CompositeImplicitAutograd to explicit kernels without one), or a new operator "
+       "with a differentiable output comes without a formula: the forward runs, "
        "backward raises \"derivative for OP is not implemented\". Add the formula."},
       {"required-key", Severity::Error, "A required key is left without a kernel",
        "With --require KEY (or \"require\" in dispatchctl.json), every operator in scope must get a "
