@@ -237,6 +237,16 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
                              const KindRow& kind, const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const KeySet mask = cat.full_after(cat.well_known().autograd_other);
+  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel) &&
+      facts.grad_mode && facts.writes_leaf) {
+    // autogradNotImplementedFallbackImpl (torch/csrc/autograd/autograd_not_implemented_fallback.cpp)
+    // runs check_inplace on every argument the schema writes.
+    Behaviour b = raise("RuntimeError", std::string(k_inplace_leaf_error),
+                        "torchgen's autogradNotImplementedFallback() for " + op.name +
+                            " runs check_inplace on the arguments it writes, and one is a leaf that requires grad");
+    b.assumed = "generated autograd-not-implemented kernels (autograd_not_implemented_fallback.cpp check_inplace)";
+    return b;
+  }
   if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel)) {
     Behaviour b = redispatch(mask, guard_of(cat, kind, row.key),
                              "torchgen's autogradNotImplementedFallback() for " + op.name +

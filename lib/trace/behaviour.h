@@ -42,6 +42,7 @@ struct CallFacts {
   bool self_leaf_requires_grad = false;  // the first tensor (an in-place op's self) is a leaf requiring grad
   bool any_requires_grad = false;        // some tensor argument requires grad
   bool writes_inference_tensor = false;  // a written argument is an inference tensor, outside inference mode
+  bool writes_leaf = false;              // a written argument (in place or out=) is a leaf that requires grad
 };
 
 // `facts.self_leaf_requires_grad`: generated in-place autograd kernels refuse
