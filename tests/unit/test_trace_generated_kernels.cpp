@@ -81,6 +81,18 @@ TEST_CASE("trace: only a leaf that requires grad is refused in place, and only w
   CHECK(no_grad.assumed);
 }
 
+TEST_CASE("trace: the autograd-not-implemented kernel refuses a written leaf that requires grad") {
+  // bitwise_and.Tensor_out has no derivative formula: its autograd kernel is
+  // autogradNotImplementedFallback(), which runs check_inplace on what it
+  // writes; live 1.13.1 raised the leaf error before SparseCPU's missing row.
+  const Trace t = traced("aten::bitwise_and.Tensor_out", {"sparse_cpu:leaf", "sparse_cpu:leaf", "sparse_cpu:leaf"});
+  CHECK(rows(t) == std::vector<std::string>{"AutogradCPU"});
+  CHECK(t.hops.back().error == k_inplace_leaf_error);
+  const Trace no_grad = traced("aten::bitwise_and.Tensor_out", {"cpu:leaf", "cpu:leaf", "cpu:leaf"}, true);
+  CHECK(no_grad.outcome == Trace::Outcome::Completed);
+  CHECK(no_grad.assumed);  // live 1.13.1: the CPU kernel refuses Float ("bitwise_and_cpu" not implemented)
+}
+
 TEST_CASE("trace: an out= call with an input that requires grad is not claimed either way") {
   // Live 1.13.1 raises "add(): functions with out=... arguments don't support
   // automatic differentiation ..." because add is differentiable, which no
