@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Records what real PyTorch does for a generated matrix of aten calls, as
-goldens for `dispatchctl trace` (check_verdicts.py): 40 common operators x the
+goldens for `dispatchctl trace` (check_verdicts.py): 41 common operators x the
 tensor kinds of trace's --tensor presets x modifiers and contexts. Per call:
 "returns", or the exception's type and first line. Run with Debian's
 /usr/bin/python3 (torch 1.13.1):
