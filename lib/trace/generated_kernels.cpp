@@ -55,15 +55,19 @@ bool is_inplace_operator(std::string_view name) {
   return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
 }
 
-std::vector<bool> written_tensor_arguments(const Operator& op) {
+std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given) {
   std::vector<bool> written;
   if (!op.schema) return written;
   const auto parsed = parse_function_schema(op.schema->text, {true});
   const auto* schema = std::get_if<FunctionSchema>(&parsed);
   if (!schema) return written;
+  std::size_t single = 0;
+  for (const auto& a : schema->arguments) single += a.type.tensor_like() && !a.type.tensor_list();
+  const std::size_t in_lists = given > single ? given - single : 0;
   for (const auto& a : schema->arguments) {
-    if (!a.type.tensor_like() || a.type.tensor_list()) continue;
-    written.push_back(!a.alias.empty() && a.alias.back() == '!');
+    if (!a.type.tensor_like()) continue;
+    const bool writes = !a.alias.empty() && a.alias.back() == '!';
+    written.insert(written.end(), a.type.tensor_list() ? in_lists : 1, writes);
   }
   return written;
 }

@@ -21,9 +21,10 @@ std::optional<Behaviour> generated_composite_behaviour(const Registry& registry,
 // as __iadd__), whose generated autograd kernel checks a leaf in place.
 bool is_inplace_operator(std::string_view name);
 
-// Per Tensor argument of the schema, in order (Tensor[] arguments skipped):
-// whether the operator writes it (an `(a!)` annotation). Empty without a schema.
-std::vector<bool> written_tensor_arguments(const Operator& op);
+// Per tensor of a call passing `given` tensors (trace's --tensor order: a
+// Tensor[] argument takes the tensors the other arguments leave): whether the
+// operator writes it (an `(a!)` annotation). Empty without a schema.
+std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given);
 
 // An out= operator (torchgen's SchemaKind.out): it writes a keyword-only
 // tensor argument (`*, Tensor(a!) out`).

@@ -50,7 +50,7 @@ KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, s
 // Whether the call writes an inference tensor outside inference mode.
 bool writes_inference_tensor(const Operator& op, const std::vector<TensorArg>& args, bool inference_mode) {
   if (inference_mode) return false;
-  const std::vector<bool> written = written_tensor_arguments(op);
+  const std::vector<bool> written = written_tensor_arguments(op, args.size());
   for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
     if (written[i] && args[i].inference) return true;
   return false;
@@ -62,7 +62,7 @@ CallFacts facts_of(const Operator& op, const std::vector<TensorArg>& args, const
   facts.self_leaf_requires_grad = !args.empty() && args[0].leaf;
   for (const auto& a : args) facts.any_requires_grad = facts.any_requires_grad || a.requires_grad;
   facts.writes_inference_tensor = writes_inference_tensor(op, args, setup.inference_mode);
-  const std::vector<bool> written = written_tensor_arguments(op);
+  const std::vector<bool> written = written_tensor_arguments(op, args.size());
   for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
     facts.writes_leaf = facts.writes_leaf || (written[i] && args[i].leaf);
   return facts;

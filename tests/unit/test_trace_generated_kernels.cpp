@@ -66,6 +66,16 @@ TEST_CASE("trace: a missing kernel below the version bump raises first, as in Py
         "FuncTorchDynamicLayerFrontMode, PythonDispatcher].");
 }
 
+TEST_CASE("trace: the written tensor is found after a Tensor[] argument") {
+  // cat.out(Tensor[] tensors, int dim, *, Tensor(a!) out): live 1.13.1 accepts
+  // an inference tensor among the inputs and refuses one as out=.
+  const Trace input = traced("aten::cat.out", {"cpu:inference", "cpu", "cpu"});
+  CHECK(input.outcome == Trace::Outcome::Completed);
+  const Trace out = traced("aten::cat.out", {"cpu", "cpu", "cpu:inference"});
+  CHECK(out.outcome == Trace::Outcome::Raised);
+  CHECK(out.hops.back().error == k_inplace_inference_error);
+}
+
 TEST_CASE("trace: only a leaf that requires grad is refused in place, and only with grad mode on") {
   const Trace leaf = traced("aten::add_.Tensor", {"cpu:leaf", "cpu"});
   CHECK(leaf.outcome == Trace::Outcome::Raised);
