@@ -36,6 +36,7 @@ constexpr ValueKindOf k_value_kinds[] = {
     {"", "MANIFEST", ValueKind::Source},                {"", "--output", ValueKind::File},
     {"", "--config", ValueKind::File},                  {"", "--fallbacks", ValueKind::File},
     {"", "STATE_FILE", ValueKind::File},                {"", "--torch-version", ValueKind::Version},
+    {"trace", "--calls", ValueKind::File},
 };
 
 ValueKind kind_by_name(const std::string& command, const std::string& name) {

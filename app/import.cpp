@@ -4,6 +4,8 @@
 #include "registry/manifest.h"
 #include "load/load_registry.h"
 #include "torchgen/apply.h"
+#include "torchgen/generated_calls.h"
+#include "torchgen/inputs.h"
 #include "util/file_io.h"
 #include "util/log.h"
 
@@ -22,15 +24,21 @@ struct ImportCommand {
   std::string state_file;
   std::string fallbacks_file;
   std::string torch_version;
+  std::string torchgen_yaml;
   std::string output;
 
   int run() const {
     const std::string state = read_input_file(state_file);
     const std::string fallbacks = fallbacks_file.empty() ? std::string() : read_input_file(fallbacks_file);
     auto registry = import_torch_dump(torch_version, state, state_file, fallbacks, fallbacks_file);
+    // The YAML the build generated its kernels from says what its generated composites call.
+    const std::size_t calls = torchgen_yaml.empty() ? 0
+                              : torchgen::record_generated_calls(*registry, torchgen::read_torchgen_inputs(torchgen_yaml));
     const bool to_file = write_output(write_manifest(*registry, torch_version), output);
-    log_note("imported {} operators, {} kernels, {} backend fallbacks{}", registry->operators().size(),
-             kernel_count(*registry), registry->fallbacks().size(), to_file ? " into " + output : "");
+    log_note("imported {} operators, {} kernels, {} backend fallbacks{}{}", registry->operators().size(),
+             kernel_count(*registry), registry->fallbacks().size(),
+             torchgen_yaml.empty() ? "" : ", " + std::to_string(calls) + " generated composites' calls",
+             to_file ? " into " + output : "");
     return 0;
   }
 };
@@ -90,7 +98,7 @@ void setup_import(CLI::App& app, int& exit_code) {
       "(as in shared/data/*/registry_state.txt.gz), or a single block pasted from a bug report. "
       "Gzipped files are read directly.\n"
       "Example: dispatchctl import torch-dump registry_state.txt.gz --fallbacks fallbacks.json "
-      "--torch-version 2.14.1 -o manifest.json");
+      "--torch-version 2.14.1 --torchgen ~/pytorch -o manifest.json");
   sub->add_option("STATE_FILE", command->state_file, "_dispatch_dump text (may be .gz)")->required();
   sub->add_option("--fallbacks", command->fallbacks_file,
                   "JSON {key: table text} of backend fallbacks (fallbacks.json); without it the "
@@ -99,6 +107,10 @@ void setup_import(CLI::App& app, int& exit_code) {
   sub->add_option("--torch-version", command->torch_version, "Release the dump came from, e.g. 2.14.1")
       ->required()
       ->type_name("V");
+  sub->add_option("--torchgen", command->torchgen_yaml,
+                  "The build's torchgen YAML (checkout, folder or native_functions.yaml): each generated "
+                  "composite kernel's generated_call, what it calls")
+      ->type_name("PATH");
   add_output_option(sub, command->output, "Manifest");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
   setup_import_torchgen(import, exit_code);

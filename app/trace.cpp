@@ -8,7 +8,9 @@
 #include "registry/op_select.h"
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
+#include "trace/call_list.h"
 #include "trace/trace.h"
+#include "util/file_io.h"
 #include "util/errors.h"
 #include "util/join.h"
 
@@ -30,7 +32,9 @@ Tensor? may be left out, a Tensor[] takes any number; otherwise exit 2).
 Presets (--tensor, in argument order; the release's real key sets): cpu, meta,
 cuda, xla, mps, privateuse1, sparse_cpu, sparse_csr_cpu, quantized_cpu,
 mkldnn_cpu, nested_cpu. Modifiers: :conj, :neg, :zerotensor, :inference (made
-in inference mode), :requires_grad (changes no key set), e.g. cpu:conj.
+in inference mode), :requires_grad (a result that requires grad), :leaf (a leaf
+that requires grad: in-place kernels refuse it); the last two change no key
+set; e.g. cpu:conj.
 
 The trace follows the LIVE table (registrations replayed in order, see
 'show --live'); a hop whose live row differs from _dispatch_dump_table says so.
@@ -50,6 +54,12 @@ CPU, dense); the Meta fallback raises; Python, PythonDispatcher, PreDispatch and
 functorch keys hand off (the trace stops there, exit 0). A manifest kernel's
 "then" (return, redispatch, call, decompose, raise) overrides the default; each
 hop prints the TLS in effect, the guard it holds and which behaviour was assumed.
+
+Many calls in one run: --calls FILE, FILE holding one JSON
+object a line, its fields named after these options, e.g.
+  {"operator": "aten::add_.Tensor", "tensors": ["cpu:leaf", "cpu"], "no_grad": true}
+(also keysets, autocast, inference_mode, tls_include, tls_exclude); stdout gets
+one trace document a line, in order; exit 1 when any call raises.
 
 Exit status: 0 the call completes (or is handed off), 1 PyTorch would raise
 (the error text is printed), 2 usage or input errors.)";
@@ -71,28 +81,41 @@ void check_tensor_count(const Operator& op, size_t given) {
                    " were given; pass one --tensor or --keyset per Tensor argument, in order");
 }
 
+// The one operator OP names (a bare name is its unnamed overload when there is one).
+const Operator& traced_operator(const Registry& reg, const std::string& op,
+                                std::vector<const Operator*> selected) {
+  if (const Operator* exact = reg.find(canonical_op_pattern(op)); exact && selected.size() > 1) selected = {exact};
+  if (selected.size() != 1)
+    throw InputError("trace: '" + op + "' names " + std::to_string(selected.size()) +
+                     " operators; name one overload, e.g. '" + selected.front()->name + "'");
+  return *selected.front();
+}
+
 struct TraceCommand {
   RegistryOptions registry;
   std::string op;
   CallOptions call;
+  std::string calls_file;
   std::string format;
+  bool format_given = false;
 
   int run() const {
+    if (calls_file.empty() == op.empty())
+      throw InputError(calls_file.empty() ? "trace: name the operator to call (trace OP --tensor ...), or give "
+                                            "--calls FILE"
+                                          : "trace: give either OP or --calls FILE, not both");
+    return calls_file.empty() ? run_one() : run_list();
+  }
+
+  int run_one() const {
     auto [reg, selected] = load_and_select(registry.request(), {op});
-    // aten::nonzero is also the unnamed overload's full name: trace that one.
-    if (const Operator* exact = reg->find(canonical_op_pattern(op)); exact && selected.size() > 1) selected = {exact};
-    if (selected.size() != 1)
-      throw InputError("trace: '" + op + "' names " + std::to_string(selected.size()) +
-                       " operators; name one overload, e.g. '" + selected.front()->name + "'");
-    const Operator& target = *selected.front();
+    const Operator& target = traced_operator(*reg, op, selected);
     const CallSetup setup = make_call_setup(reg->catalogue(), call);
     check_tensor_count(target, call.tensors.size() + call.keysets.size());
     const Trace trace = trace_call(*reg, target, setup);
     TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
     // As show and has-kernel: rows of a backend a CPU-only build lacks, a predicted registry.
-    std::vector<Key> ran_at;
-    for (const Hop& hop : trace.hops) ran_at.push_back(hop.row.key);
-    const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), ran_at);
+    const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), keys_ran_at(trace));
     const std::string registry_note = predicted_registry_note(reg->sources);
     std::string out;
     if (format == "json") {
@@ -108,6 +131,51 @@ struct TraceCommand {
     write_stdout(out);
     return trace.outcome == Trace::Outcome::Raised ? 1 : 0;
   }
+
+  // --calls FILE: every call traced over one registry, one compact JSON
+  // document per line (trace --format json's, in the file's order). A bad
+  // line is exit 2 naming FILE:LINE before anything is written.
+  int run_list() const {
+    if (!call.tensors.empty() || !call.keysets.empty() || !call.autocast.empty() || call.inference_mode ||
+        call.no_grad || !call.tls_include.empty() || !call.tls_exclude.empty())
+      throw InputError("trace --calls: the calls' tensors and TLS come from " + calls_file +
+                       " (its fields tensors, autocast, no_grad ...), not from options");
+    if (format_given && format != "json")
+      throw InputError("trace --calls writes one JSON document per call (JSON Lines): --format " + format +
+                       " cannot be used with it");
+    const std::vector<CallRequest> requests = parse_call_list(read_input_file(calls_file), calls_file);
+    std::vector<std::string> patterns;
+    for (const CallRequest& r : requests) patterns.push_back(r.op);
+    if (patterns.empty()) throw InputError(calls_file + ": no calls (one JSON object per line)");
+    auto [reg, loaded] = load_and_select(registry.request(), patterns);
+    const std::string registry_note = predicted_registry_note(reg->sources);
+    std::string out;
+    bool raised = false;
+    for (const CallRequest& r : requests) {
+      try {
+        const Operator& target = traced_operator(*reg, r.op, select_operators(*reg, {r.op}));
+        const CallSetup setup = make_call_setup(reg->catalogue(), r.options);
+        check_tensor_count(target, r.options.tensors.size() + r.options.keysets.size());
+        const Trace trace = trace_call(*reg, target, setup);
+        auto doc = trace_json(*reg, trace, {false, setup.tls_steps, output_width()});
+        const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), keys_ran_at(trace));
+        if (!build_note.empty()) doc["build_note"] = build_note;
+        if (!registry_note.empty()) doc["registry_note"] = registry_note;
+        out += doc.dump() + "\n";
+        raised = raised || trace.outcome == Trace::Outcome::Raised;
+      } catch (const InputError& e) {
+        throw InputError(r.where + ": " + e.what());
+      }
+    }
+    write_stdout(out);
+    return raised ? 1 : 0;
+  }
+
+  static std::vector<Key> keys_ran_at(const Trace& trace) {
+    std::vector<Key> ran_at;
+    for (const Hop& hop : trace.hops) ran_at.push_back(hop.row.key);
+    return ran_at;
+  }
 };
 
 }  // namespace
@@ -119,7 +187,7 @@ void setup_trace(CLI::App& app, int& exit_code) {
   std::string footer = k_footer;
   footer.replace(footer.find("NEWEST_BUILTIN"), std::string_view("NEWEST_BUILTIN").size(), newest_builtin());
   sub->footer(footer);
-  sub->add_option("OP", command->op, "Operator overload, e.g. aten::add.Tensor")->required();
+  sub->add_option("OP", command->op, "Operator overload, e.g. aten::add.Tensor (not with --calls)");
   add_registry_options(sub, command->registry);
   sub->add_option("-t,--tensor", command->call.tensors,
                   "A tensor argument: PRESET[:MODIFIER...] (repeatable, argument order)")
@@ -137,8 +205,16 @@ void setup_trace(CLI::App& app, int& exit_code) {
       ->type_name("K");
   sub->add_option("--tls-exclude", command->call.tls_exclude, "Add K to TLS excluded (repeatable)")
       ->type_name("K");
-  add_format_option(sub, command->format, {"text", "json"});
-  sub->callback([command, &exit_code] { exit_code = command->run(); });
+  sub->add_option("--calls", command->calls_file,
+                  "Trace every call of FILE (JSON Lines, one call a line: operator, tensors, keysets, autocast, "
+                  "inference_mode, no_grad, tls_include, tls_exclude) over one registry: one trace document "
+                  "per line (JSON Lines)")
+      ->type_name("FILE");
+  CLI::Option* format = add_format_option(sub, command->format, {"text", "json"});
+  sub->callback([command, format, &exit_code] {
+    command->format_given = format->count() > 0;
+    exit_code = command->run();
+  });
 }
 
 }  // namespace dispatchctl::cli

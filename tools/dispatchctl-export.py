@@ -33,6 +33,7 @@ warnings on stderr), 2 usage error or nothing written.
 
 import argparse
 import importlib
+import importlib.util
 import os
 import sys
 
@@ -130,6 +131,20 @@ def export(args, problems):
     return manifest, stats
 
 
+def torchgen_yaml_folder():
+    """The folder of the native_functions.yaml torchgen ships beside torch (the YAML
+    the build generated its kernels from), or None. dispatchctl export reads it to
+    say what the generated composite kernels call; no torchgen code is imported."""
+    try:
+        spec = importlib.util.find_spec("torchgen")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    folder = os.path.join(os.path.dirname(spec.origin), "packaged", "ATen", "native")
+    return folder if os.path.isfile(os.path.join(folder, "native_functions.yaml")) else None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="dispatchctl-export",
@@ -179,6 +194,7 @@ def main(argv=None):
         return 2
     print("dispatchctl-export: torch %s: %d operators, %d kernels, %d backend fallbacks -> %s"
           % (raw_version, n_ops, n_kernels, n_fallbacks, where), file=sys.stderr)
+    print("dispatchctl-export: torchgen YAML: %s" % (torchgen_yaml_folder() or "none"), file=sys.stderr)
     if problems.items:
         print("dispatchctl-export: %d thing(s) could not be read (warnings above); the manifest "
               "may be incomplete" % len(problems.items), file=sys.stderr)

@@ -350,8 +350,12 @@ class Differ {
         ++fallback_rows_[pair.name];
         continue;
       }
-      d.rows.push_back({pair.name, before, after});
+      d.rows.push_back({pair.name, before, after, followed(old_, a, before), followed(new_, b, after)});
     }
+  }
+
+  static RowOutcome followed(const Registry& registry, const Operator& op, const Row& row) {
+    return classify_followed(registry, op, row, [&registry](const Operator& o, Key k) { return compute_row(registry, o, k); });
   }
 
   void group_rows(OperatorDiff& d) const {

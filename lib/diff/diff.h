@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "table/kernel_kind.h"
+#include "table/outcome.h"
 #include "table/table.h"
 
 namespace dispatchctl {
@@ -56,6 +57,9 @@ struct RowChange {
   std::string key;
   Row before;
   Row after;
+  // What a call reaching each side runs (table/outcome.h), generated composites
+  // followed to their callee's row at the same key in that side's registry.
+  RowOutcome before_outcome, after_outcome;
 };
 
 // How a row was filled, as a change group compares it.

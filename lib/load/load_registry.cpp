@@ -233,16 +233,22 @@ void load_file(Built& registry, const SourceSpec& spec, const LoadRequest& reque
               registry->fallbacks().size() - fallbacks_before);
 }
 
-void load_python(Built& registry, const SourceSpec& spec, const LoadRequest& request) {
+void load_python(Built& registry, const SourceSpec& spec, const LoadRequest& request, Notes& notes) {
   const size_t operators_before = registry ? registry->operators().size() : 0;
   const ExportedManifest exported = python_manifest(spec, request.python_recorded);
   const std::string& path = exported.path();
   ManifestDocument manifest =
       read_manifest_file(path, spec.text, {builtin_releases(), registry ? &registry->catalogue() : nullptr});
+  const std::size_t calls_before = registry ? registry->generated_call_count() : 0;
   load_manifest(registry, manifest);
   if (request.on_manifest) request.on_manifest(manifest);
   log_verbose("loaded {} (export of PyTorch {} from {}): operators: {}", spec.text, manifest.torch_version, path,
               registry->operators().size() - operators_before);
+  // No torchgen YAML beside that torch, or it could not be read (load/export_generated_calls.h).
+  if (registry->generated_call_count() == calls_before && manifest.whole_registry)
+    notes.push_back(spec.text + ": the export says nothing of what torchgen's generated composites call (no "
+                    "torchgen/packaged/ATen/native/native_functions.yaml beside its torch, or it could not be read; "
+                    "-v on the exporting run says which): they are taken at face value");
 }
 
 // Alone, the predictions of the default release's rules; over a base, they
@@ -290,7 +296,7 @@ std::unique_ptr<Registry> load_registry(const LoadRequest& request) {
                           "was made); every predicted kernel says 'predicted'");
         break;
       case SourceSpec::Kind::File: load_file(registry, spec, request, notes); break;
-      case SourceSpec::Kind::Python: load_python(registry, spec, request); break;
+      case SourceSpec::Kind::Python: load_python(registry, spec, request, notes); break;
       case SourceSpec::Kind::Torchgen: load_torchgen(registry, spec); break;
       case SourceSpec::Kind::TorchgenBackend: load_backend_yaml(registry, spec, request, notes); break;
     }

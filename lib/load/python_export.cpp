@@ -1,6 +1,7 @@
 #include "load/python_export.h"
 
 #include "load/export_cache.h"
+#include "load/export_generated_calls.h"
 
 #include "util/log.h"
 
@@ -160,6 +161,14 @@ TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
       "    o = ms.origin if ms and ms.origin and os.path.exists(ms.origin) else None\n"
       "    print('module', m, o, int(os.stat(o).st_mtime_ns) if o else '-')\n"
       "    if o: w.append(o)\n"
+      // The YAML torchgen ships beside torch says what the export's generated
+      // composites call (load/export_generated_calls.h): which one is part of the identity.
+      "try: t = importlib.util.find_spec('torchgen')\n"
+      "except Exception: t = None\n"
+      "y = os.path.join(os.path.dirname(t.origin), 'packaged', 'ATen', 'native', 'native_functions.yaml') if t and t.origin else ''\n"
+      "e = bool(y) and os.path.exists(y)\n"
+      "print('module', 'torchgen-yaml', y if e else None, int(os.stat(y).st_mtime_ns) if e else '-')\n"
+      "if e: w.append(y)\n"
       "for p in w: print('watch', p)\n";
   std::vector<std::string> argv = {request.interpreter, "-c", probe};
   argv.insert(argv.end(), request.imports.begin(), request.imports.end());
@@ -178,8 +187,11 @@ TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
   return out;
 }
 
-// The export, run in `work` (the exporter script and the captured output go there).
-void export_in(const PythonExport& request, const std::string& output, const fs::path& script, const fs::path& work) {
+// The export, run in `work` (the exporter script and the captured output go
+// there), with what its generated composites call added from the YAML the
+// exporter found beside torch (load/export_generated_calls.h).
+ExportCallsAdded export_in(const PythonExport& request, const std::string& output, const fs::path& script,
+                           const fs::path& work) {
   std::vector<std::string> argv = {request.interpreter, script.string(), "-o", output};
   for (const auto& m : request.imports) argv.insert(argv.end(), {"--import", m});
   if (!request.recorded) argv.push_back("--no-recorded");
@@ -191,6 +203,9 @@ void export_in(const PythonExport& request, const std::string& output, const fs:
   // 1: written, with warnings about what could not be read.
   if ((r.status != 0 && r.status != 1) || fs::file_size(output, ec) == 0 || ec)
     interpreter_failed(request.interpreter, request.interpreter + " <exporter> -o " + output, r);
+  ExportCallsAdded added = add_generated_calls_to_export(output, torchgen_yaml_folder_from(r.err));
+  log_verbose("python:{}: {} generated composite kernels given what they call", request.interpreter, added.calls);
+  return added;
 }
 
 // The cached export for `request` in `dir`, made if missing. CacheUnusable
@@ -206,7 +221,9 @@ std::string export_into_cache(const PythonExport& request, const fs::path& dir) 
     return cached.string();
   }
   log_verbose("-m python: no cached export at {}; running the exporter", cached.string());
-  export_in(request, cached.string(), script, dir);
+  // A load says what the export lacks (load_python); why, here.
+  if (const ExportCallsAdded added = export_in(request, cached.string(), script, dir); !added.note.empty())
+    log_verbose("python:{}: {}", request.interpreter, added.note);
   return cached.string();
 }
 
@@ -223,13 +240,21 @@ ExportedManifest::~ExportedManifest() {
   if (!temporary_folder_.empty()) fs::remove_all(temporary_folder_, ec);
 }
 
+namespace {
+
+void note_calls(const PythonExport& request, const ExportCallsAdded& added) {
+  if (!added.note.empty()) log_note("python:{}: {}", request.interpreter, added.note);
+}
+
+}  // namespace
+
 void run_python_export(const PythonExport& request, const std::string& output) {
   require_writable_output(output);
   std::string why;
   if (const auto dir = usable_cache_dir(why)) {
     try {
       const fs::path script = in_cache([&] { return write_exporter(*dir); });
-      return export_in(request, output, script, *dir);
+      return note_calls(request, export_in(request, output, script, *dir));
     } catch (const CacheUnusable& e) {
       why = e.what();
     }
@@ -237,7 +262,7 @@ void run_python_export(const PythonExport& request, const std::string& output) {
   log_verbose("export: the cache cannot be used ({}); running the exporter from a temporary folder", why);
   const std::string folder = make_temporary_folder(why);
   const ExportedManifest removed_when_done(folder, folder);
-  export_in(request, output, write_exporter(folder), folder);
+  note_calls(request, export_in(request, output, write_exporter(folder), folder));
 }
 
 ExportedManifest cached_python_export(const PythonExport& request) {
@@ -254,7 +279,9 @@ ExportedManifest cached_python_export(const PythonExport& request) {
               why);
   const std::string folder = make_temporary_folder(why);
   ExportedManifest exported(folder + "/export.json", folder);  // the folder goes if the export fails
-  export_in(request, exported.path(), write_exporter(folder), folder);
+  if (const ExportCallsAdded added = export_in(request, exported.path(), write_exporter(folder), folder);
+      !added.note.empty())
+    log_verbose("python:{}: {}", request.interpreter, added.note);
   return exported;
 }
 

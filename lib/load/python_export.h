@@ -3,7 +3,9 @@
 // and cache its manifest per user ($XDG_CACHE_HOME/dispatchctl, else
 // ~/.cache/dispatchctl; without the recorded dumps only verify reads) keyed
 // by interpreter path, torch version, torch's install location and
-// modification time, and the --import modules.
+// modification time, the native_functions.yaml torchgen ships beside it (its
+// path and mtime: what the export's generated composites call is derived from
+// it, load/export_generated_calls.h), and the --import modules.
 // A cached run starts no interpreter: what identifies the torch is read from
 // a locator the last probe left, which holds while the interpreter (path as
 // run, resolved target, its mtime and size, PYTHONPATH/PYTHONHOME/

@@ -8,6 +8,7 @@
 #include "keys/profile.h"
 #include "registry/key_lookup.h"
 #include "util/json_object_reader.h"
+#include "registry/manifest_names.h"
 #include "registry/manifest_schemas.h"
 #include "util/file_io.h"
 #include "registry/manifest_stream.h"
@@ -50,24 +51,41 @@ const std::vector<std::string_view> k_top_fields = {
 const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debug",
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
-                                                       "boxed", "unboxed", "then"};
-// "then" values in KernelThen order (Default has none).
-constexpr std::string_view k_then_names[] = {"", "return", "redispatch", "call", "decompose", "raise", "autograd"};
+                                                       "boxed", "unboxed", "then", "generated_call"};
 const std::vector<std::string_view> k_fallback_fields = {"key", "kernel", "fallthrough"};
+const std::vector<std::string_view> k_generated_call_fields = {"op", "kind"};
 
 std::string operator_pointer(size_t index) { return "/operators/" + std::to_string(index); }
 
-void check_operator_name(const ObjectReader& r, const std::string& name) {
+void check_operator_name_at(const ObjectReader& r, const std::string& pointer, const std::string& name) {
   const auto sep = name.find("::");
   if (sep == std::string::npos || sep == 0 || sep + 2 >= name.size() || name.find(' ') != std::string::npos)
-    r.fail(r.at("name"), "operator name '" + name + "' is not NAMESPACE::NAME[.OVERLOAD]");
+    r.fail(pointer, "operator name '" + name + "' is not NAMESPACE::NAME[.OVERLOAD]");
 }
+
+void check_operator_name(const ObjectReader& r, const std::string& name) { check_operator_name_at(r, r.at("name"), name); }
 
 using Problem = ManifestOperator::Problem;
 
 std::optional<Text> kept(StringPool& strings, const std::optional<std::string>& text) {
   if (!text) return std::nullopt;
   return Text(strings.keep(*text));
+}
+
+// "generated_call": {"op": "aten::add.out", "kind": "structured_out"}.
+GeneratedCall read_generated_call(const ObjectReader& kernel, StringPool& strings) {
+  const ObjectReader r(*kernel.object("generated_call", true), kernel.source(), kernel.at("generated_call"),
+                       k_generated_call_fields);
+  const std::string op = *r.string("op", true);
+  check_operator_name_at(r, r.at("op"), op);
+  const std::string kind = *r.string("kind", true);
+  std::vector<std::string_view> kinds;
+  for (GeneratedCallKind k : k_generated_call_kinds) {
+    if (generated_call_kind_id(k) == kind) return GeneratedCall{strings.keep(op), k};
+    kinds.push_back(generated_call_kind_id(k));
+  }
+  r.fail(r.at("kind"), "'" + kind + "' is not a kind of generated call" + did_you_mean(kind, kinds) +
+                           "; expected structured_out, autogen_out or autogen_functional");
 }
 
 // One "kernels" element, checked up to its key's resolution (`at` says how far).
@@ -91,6 +109,7 @@ ManifestKernel read_kernel(const ObjectReader& r, StringPool& strings, Problem::
                                "; expected return, redispatch, call, decompose, raise or autograd");
     kernel.then = static_cast<KernelThen>(found - std::begin(k_then_names));
   }
+  if (r.get("generated_call")) kernel.generated_call = read_generated_call(r, strings);
   return kernel;
 }
 
@@ -215,7 +234,11 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
     kernel.unboxed = k.unboxed;
     kernel.then = k.then;
     kernel.origin = Origin::manifest_kernel(source, static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(i));
+    const std::uint32_t registered_before = registry.registration_count();
     registry.impl(op.name, kernel, Registry::Strings::Keep);
+    if (k.generated_call && registry.registration_count() > registered_before)
+      registry.record_generated_call(registry.find(op.name)->registrations.back(), k.generated_call->callee,
+                                     k.generated_call->kind, Registry::Strings::Keep);
   }
   if (!problem) return;
   if (problem->at == Problem::At::Kernel) (void)resolve(problem->key, op.kernels.size());
@@ -343,43 +366,6 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
   }
   registry->sources.push_back(source);
   return m;
-}
-
-std::string write_manifest(const Registry& registry, const std::string& torch_version) {
-  const Catalogue& cat = registry.catalogue();
-  json doc;
-  doc["dispatchctl_manifest"] = 1;
-  doc["torch_version"] = torch_version;
-  json fallbacks = json::array();
-  for (const auto& fb : registry.fallbacks()) {
-    json entry{{"key", cat.name(fb.key)}, {"kernel", fb.debug}};
-    if (fb.fallthrough) entry["fallthrough"] = true;
-    fallbacks.push_back(std::move(entry));
-  }
-  doc["fallbacks"] = std::move(fallbacks);
-  json operators = json::array();
-  for (const auto& op : registry.operators()) {
-    json entry{{"name", op.name}};
-    if (op.schema) {
-      entry["schema"] = op.schema->text;
-      entry["debug"] = op.schema->debug;
-      if (op.schema->alias_analysis_explicit) entry["alias_analysis"] = op.schema->alias_analysis;
-    }
-    json kernels = json::array();
-    for (const auto& k : op.registrations) {
-      json kj{{"key", cat.name(k.key)}, {"kernel", k.debug}};
-      if (k.fallthrough) kj["fallthrough"] = true;
-      if (k.signature) kj["signature"] = *k.signature;
-      if (!k.boxed) kj["boxed"] = false;
-      if (k.unboxed == k.fallthrough) kj["unboxed"] = k.unboxed;
-      if (k.then != KernelThen::Default) kj["then"] = k_then_names[static_cast<int>(k.then)];
-      kernels.push_back(std::move(kj));
-    }
-    if (!kernels.empty()) entry["kernels"] = std::move(kernels);
-    operators.push_back(std::move(entry));
-  }
-  doc["operators"] = std::move(operators);
-  return doc.dump(1) + "\n";
 }
 
 }  // namespace dispatchctl

@@ -27,6 +27,9 @@ struct ManifestKernel {
   std::optional<Text> signature;
   bool fallthrough = false, boxed = true, unboxed = true;
   KernelThen then = KernelThen::Default;
+  // "generated_call": what torchgen's generated composite kernel calls
+  // (Registry::generated_call), when the manifest's writer knew it.
+  std::optional<GeneratedCall> generated_call;
 };
 
 // One element of "operators", checked as far as it can be without the

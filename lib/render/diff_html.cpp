@@ -56,8 +56,10 @@ std::string diff_html(const DiffResult& result, const std::string& old_label, co
     std::vector<int> before(keys.size(), -1), after(keys.size(), -1);
     for (const RowChange& change : op.rows) {
       const std::size_t j = column.at(change.key);
-      before[j] = page.state(before_cat, change.before);
-      after[j] = page.state(after_cat, change.after);
+      // The one outcome model, as the coverage page: a generated composite is
+      // coloured and labelled by what it calls ("composite; needs aten::addmm.out (missing)").
+      before[j] = page.state(before_cat, change.before, change.before_outcome.outcome, change.before_outcome.needs);
+      after[j] = page.state(after_cat, change.after, change.after_outcome.outcome, change.after_outcome.needs);
     }
     const std::string schema = op.schema_after ? *op.schema_after : op.schema_before ? *op.schema_before : "";
     page.add_row(op.name, change_word(op.change), schema, {before, after});

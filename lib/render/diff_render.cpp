@@ -328,9 +328,16 @@ static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorD
                     {"origin", reg.kernel->origin.to_string()}});
   o["registrations"] = std::move(regs);
   json rows = json::array();
-  for (const auto& row : op.rows)
-    rows.push_back({{"key", row.key}, {"before", side_json(r, true, row.before)},
-                    {"after", side_json(r, false, row.after)}});
+  for (const auto& row : op.rows) {
+    json change = {{"key", row.key}, {"before", side_json(r, true, row.before)},
+                   {"after", side_json(r, false, row.after)},
+                   {"before_outcome", outcome_id(row.before_outcome.outcome)},
+                   {"after_outcome", outcome_id(row.after_outcome.outcome)}};
+    // A generated composite: the operator whose row at the key decided its outcome.
+    if (row.before_outcome.needs.op) change["before_needs"] = row.before_outcome.needs.op->name;
+    if (row.after_outcome.needs.op) change["after_needs"] = row.after_outcome.needs.op->name;
+    rows.push_back(std::move(change));
+  }
   o["rows"] = std::move(rows);
   return o;
 }

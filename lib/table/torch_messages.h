@@ -36,6 +36,10 @@ std::string fallthrough_called_error(const Catalogue& cat);
 // check_inplace; c10/core/TensorImpl.h for inference tensors).
 inline constexpr std::string_view k_inplace_leaf_error =
     "a leaf Variable that requires grad is being used in an in-place operation.";
+// The generated autograd kernel of a differentiable out= operator, when an
+// argument requires grad (VariableTypeUtils.h throw_error_out_requires_grad):
+// "add(): functions with out=... arguments don't support automatic differentiation, …".
+std::string out_requires_grad_error(std::string_view op_name);
 inline constexpr std::string_view k_inplace_inference_error =
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
     "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.";

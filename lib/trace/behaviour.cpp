@@ -6,99 +6,11 @@
 #include "table/outcome.h"
 #include "table/torch_messages.h"
 #include "trace/generated_kernels.h"
+#include "trace/kernel_kinds.h"
 
 namespace dispatchctl {
 
 namespace {
-
-enum class Kind {
-  Autograd, AdInplaceOrView, ResolveBit, Functionalize, Autocast, BackendSelect, RedispatchAfter, Handoff
-};
-
-// What the kernels and fallbacks of non-backend functionality keys do, by
-// key name (same in every release; keys a release lacks never match), with
-// the TLS guard each holds while it passes the call on (checked against
-// PyTorch's source and live 1.13.1 calls, tests/e2e/test_trace_live.py).
-// Release-dependent behaviour (the autograd backend fallback) is ReleaseSpec
-// data.
-struct KindRow {
-  std::string_view key;  // functionality name; "Autocast" stands for every Autocast key
-  Kind kind;
-  std::string_view kind_words;  // "autograd kernels (generated VariableType)"
-  std::string_view guard_name;  // "" = holds no guard
-  std::string_view guard_keys;  // space separated; "*" = the row's own key
-  std::string_view handler;     // Handoff: who takes over
-};
-// autograd_dispatch_keyset_with_ADInplaceOrView (c10/core/DispatchKeySet.h).
-#define DISPATCHCTL_BELOW_AD "AutogradFunctionality AutogradOther AutogradNestedTensor ADInplaceOrView"
-constexpr KindRow k_kinds[] = {
-    {"AutogradFunctionality", Kind::Autograd, "autograd kernels (generated VariableType kernels)",
-     "AutoDispatchBelowADInplaceOrView", DISPATCHCTL_BELOW_AD, ""},
-    {"AutogradOther", Kind::Autograd, "autograd kernels (generated VariableType kernels)",
-     "AutoDispatchBelowADInplaceOrView", DISPATCHCTL_BELOW_AD, ""},
-    {"AutogradNestedTensor", Kind::Autograd, "autograd kernels (generated VariableType kernels)",
-     "AutoDispatchBelowADInplaceOrView", DISPATCHCTL_BELOW_AD, ""},
-    {"ADInplaceOrView", Kind::AdInplaceOrView, "ADInplaceOrView kernels", "AutoDispatchBelowADInplaceOrView",
-     DISPATCHCTL_BELOW_AD, ""},
-    {"Conjugate", Kind::ResolveBit, "the math-bit fallbacks (MathBitsFallback.h)", "", "", ""},
-    {"Negative", Kind::ResolveBit, "the math-bit fallbacks (MathBitsFallback.h)", "", "", ""},
-    {"ZeroTensor", Kind::ResolveBit, "the ZeroTensor fallback", "", "", ""},
-    {"Functionalize", Kind::Functionalize, "Functionalize kernels and the functionalize fallback",
-     "AutoDispatchSkipFunctionalize", "Functionalize", ""},
-    {"Autocast", Kind::Autocast, "Autocast kernels (autocast_mode.h)", "ExcludeDispatchKeyGuard", "*", ""},
-    {"BackendSelect", Kind::BackendSelect, "BackendSelect kernels", "", "", ""},
-    {"Tracer", Kind::RedispatchAfter, "the tracer's kernels", "NoTracerDispatchMode", "Tracer", ""},
-    {"PythonTLSSnapshot", Kind::RedispatchAfter, "the PythonTLSSnapshot fallback", "", "", ""},
-    {"Python", Kind::Handoff, "", "", "", "Python __torch_dispatch__ (tensor subclass or mode)"},
-    {"PythonDispatcher", Kind::Handoff, "", "", "", "the Python dispatcher (torch/_ops.py)"},
-    {"PreDispatch", Kind::Handoff, "", "", "", "the Python pre-dispatch tracer"},
-    {"Fake", Kind::Handoff, "", "", "", "fake-tensor handling"},
-    {"FuncTorchDynamicLayerFrontMode", Kind::Handoff, "", "", "", "functorch's dynamic layer stack"},
-    {"FuncTorchDynamicLayerBackMode", Kind::Handoff, "", "", "", "functorch's dynamic layer stack"},
-    {"FuncTorchBatched", Kind::Handoff, "", "", "", "a functorch batching rule"},
-    {"BatchedNestedTensor", Kind::Handoff, "", "", "", "a functorch batching rule"},
-    {"FuncTorchVmapMode", Kind::Handoff, "", "", "", "functorch's vmap mode"},
-    {"Batched", Kind::Handoff, "", "", "", "a legacy batching rule"},
-    {"VmapMode", Kind::Handoff, "", "", "", "vmap mode"},
-    {"FuncTorchGradWrapper", Kind::Handoff, "", "", "", "functorch's grad wrapper"},
-    {"DeferredInit", Kind::Handoff, "", "", "", "deferred initialisation"},
-    {"Named", Kind::Handoff, "", "", "", "named-tensor handling"},
-};
-#undef DISPATCHCTL_BELOW_AD
-
-const KindRow* find_kind(std::string_view functionality) {
-  for (const auto& k : k_kinds)
-    if (k.key == functionality) return &k;
-  if (functionality.rfind("Autocast", 0) == 0) return find_kind("Autocast");
-  return nullptr;
-}
-
-// The guard of a kind, resolved for the row's key and the release's keys.
-TlsGuard guard_of(const Catalogue& cat, const KindRow& kind, Key row_key) {
-  TlsGuard g;
-  if (kind.guard_name.empty()) return g;
-  g.name = std::string(kind.guard_name);
-  std::string_view names = kind.guard_keys;
-  while (!names.empty()) {
-    const size_t end = std::min(names.find(' '), names.size());
-    const std::string_view word = names.substr(0, end);
-    names.remove_prefix(std::min(end + 1, names.size()));
-    const std::optional<Key> k = word == "*" ? std::optional<Key>(row_key) : cat.find(word);
-    if (!k) continue;
-    if (word == "*") g.name += "(" + cat.name(row_key) + ")";
-    g.excludes = g.excludes | cat.bit(*k);
-    g.keys += (g.keys.empty() ? "" : ", ") + cat.name(*k);
-  }
-  return g;
-}
-
-// The FULL_AFTER mask a kind redispatches with (§5.2).
-KeySet redispatch_mask(const Catalogue& cat, const KindRow* kind, Key k) {
-  const auto& wk = cat.well_known();
-  if (kind && kind->kind == Kind::Autograd) return cat.full_after(wk.autograd_other);
-  if (kind && kind->kind == Kind::AdInplaceOrView) return cat.full_after(wk.ad_inplace_or_view);
-  return cat.full_after(k);
-}
 
 std::string where_from(const Row& row) {
   return row.rule == Rule::BackendFallback ? "the backend fallback" : "the kernel";
@@ -155,6 +67,16 @@ Behaviour handoff(std::string does, std::string assumed) {
   return b;
 }
 
+// "registered at ./torch/csrc/autograd/VariableTypeManual.cpp:333" -> "VariableTypeManual.cpp".
+std::string registered_file(std::string_view debug) {
+  const size_t at = debug.find("registered at ");
+  if (at == std::string_view::npos) return std::string(debug);
+  debug.remove_prefix(at + 14);
+  debug = debug.substr(0, debug.find_first_of(": ["));
+  if (const size_t slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
+  return std::string(debug);
+}
+
 bool is_backend_row(const Catalogue& cat, Key k) {
   return k == k_undefined || cat.is_backend_dispatch_key(k) ||
          cat.functionality_of(k) == cat.well_known().nested_tensor;
@@ -164,10 +86,10 @@ bool is_backend_row(const Catalogue& cat, Key k) {
 // "redispatch" is the contract's: ks & FULL_AFTER(row) at any row, no guard
 // (PyTorch's generated tracing kernels, at::redispatch::op(ks & FULL_AFTER …));
 // "autograd" is what the generated autograd kernels do (autograd_behaviour).
-Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, Key k, bool grad_mode,
+Behaviour autograd_kernel_behaviour(const Catalogue& cat, const FunctionalityKindRow& kind, Key k, bool grad_mode,
                                     std::string assumed);
 
-Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow* kind, bool grad_mode) {
+Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const FunctionalityKindRow* kind, bool grad_mode) {
   const Key k = row.key;
   const KernelThen then = row.kernel->then;
   static constexpr std::string_view names[] = {"", "return", "redispatch", "call", "decompose", "raise", "autograd"};
@@ -191,11 +113,11 @@ Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow
                      assumed);
       break;
     case KernelThen::Autograd: {
-      static constexpr KindRow k_generated_autograd = {"AutogradFunctionality", Kind::Autograd,
+      static constexpr FunctionalityKindRow k_generated_autograd = {"AutogradFunctionality", FunctionalityKind::Autograd,
                                                        "generated autograd kernels", "AutoDispatchBelowADInplaceOrView",
                                                        "AutogradFunctionality AutogradOther AutogradNestedTensor "
                                                        "ADInplaceOrView", ""};
-      b = autograd_kernel_behaviour(cat, kind && kind->kind == Kind::Autograd ? *kind : k_generated_autograd, k,
+      b = autograd_kernel_behaviour(cat, kind && kind->kind == FunctionalityKind::Autograd ? *kind : k_generated_autograd, k,
                                     grad_mode, assumed);
       break;
     }
@@ -212,7 +134,7 @@ Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const KindRow
   return b;
 }
 
-Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, Key k, bool grad_mode,
+Behaviour autograd_kernel_behaviour(const Catalogue& cat, const FunctionalityKindRow& kind, Key k, bool grad_mode,
                                     std::string assumed) {
   return redispatch(cat.full_after(cat.well_known().autograd_other), guard_of(cat, kind, k),
                     std::string("the kernel ") +
@@ -224,9 +146,19 @@ Behaviour autograd_kernel_behaviour(const Catalogue& cat, const KindRow& kind, K
 // Default for the autograd rows: VariableType-like kernels hold
 // AutoDispatchBelowADInplaceOrView; the backend fallback is release data.
 Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const Row& row,
-                             const KindRow& kind, int grad_mode) {
+                             const FunctionalityKindRow& kind, const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const KeySet mask = cat.full_after(cat.well_known().autograd_other);
+  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel) &&
+      facts.grad_mode && facts.writes_leaf) {
+    // autogradNotImplementedFallbackImpl (torch/csrc/autograd/autograd_not_implemented_fallback.cpp)
+    // runs check_inplace on every argument the schema writes.
+    Behaviour b = raise("RuntimeError", std::string(k_inplace_leaf_error),
+                        "torchgen's autogradNotImplementedFallback() for " + op.name +
+                            " runs check_inplace on the arguments it writes, and one is a leaf that requires grad");
+    b.assumed = "generated autograd-not-implemented kernels (autograd_not_implemented_fallback.cpp check_inplace)";
+    return b;
+  }
   if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel)) {
     Behaviour b = redispatch(mask, guard_of(cat, kind, row.key),
                              "torchgen's autogradNotImplementedFallback() for " + op.name +
@@ -238,15 +170,31 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
   }
   // VariableTypeUtils.h check_inplace: the generated kernel of an in-place
   // operator refuses a leaf that requires grad while grad mode is on.
-  if (row.rule != Rule::BackendFallback && grad_mode == 2 && row.kernel && is_inplace_operator(op.name) &&
-      std::string_view(row.kernel->debug).find("/autograd/generated/VariableType") != std::string_view::npos) {
+  const bool generated = is_generated_autograd_kernel(row);
+  if (generated && facts.grad_mode && facts.self_leaf_requires_grad && is_inplace_operator(op.name)) {
     Behaviour b = raise("RuntimeError", std::string(k_inplace_leaf_error),
                         "the generated autograd kernel's check_inplace refuses a leaf that requires grad");
     b.assumed = "generated in-place autograd kernels (VariableTypeUtils.h check_inplace)";
     return b;
   }
-  if (row.rule != Rule::BackendFallback)
-    return autograd_kernel_behaviour(cat, kind, row.key, grad_mode != 0, "default for " + std::string(kind.kind_words));
+  if (row.rule != Rule::BackendFallback) {
+    Behaviour b = autograd_kernel_behaviour(cat, kind, row.key, facts.grad_mode,
+                                            "default for " + std::string(kind.kind_words));
+    if (!generated && row.kernel && !is_autograd_not_implemented_kernel(*row.kernel))
+      b.may_raise_first = "the hand-written autograd kernel of " + op.name + " (" +
+                          registered_file(row.kernel->debug) +
+                          ") raises its own error first (its code decides)";
+    else if (generated && facts.grad_mode && facts.any_requires_grad)
+      b.may_raise_first =
+          is_out_operator(op)
+              ? "the generated autograd kernel of " + op.name + " first refuses the inputs that require grad (\"" +
+                    out_requires_grad_error(op.name) + "\"), as it does when the operator is differentiable "
+                    "(torchgen's derivatives.yaml, which no registry carries)"
+              : "the generated autograd kernel of " + op.name +
+                    " raises its own error first while setting up the backward (saving inputs, their sizes or "
+                    "strides: a nested tensor has no sizes, a sparse one no strides)";
+    return b;
+  }
   const std::string warning = autograd_fallback_warning(cat, op.name);
   if (warning.empty())
     return redispatch(mask, {}, "the autograd fallback redispatches with ks & after_autograd_keyset",
@@ -295,20 +243,20 @@ Behaviour fallthrough_called(const Catalogue& cat) {
 }
 
 // What the kernel or fallback of a non-backend functionality does by default.
-Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row& row, const KindRow& kind,
-                         int grad_mode) {
+Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row& row, const FunctionalityKindRow& kind,
+                         const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   const std::string& name = cat.name(cat.functionality_of(k));
   const std::string assumed = "default for " + std::string(kind.kind_words);
   switch (kind.kind) {
-    case Kind::Autograd: return autograd_behaviour(registry, op, row, kind, grad_mode);
-    case Kind::AdInplaceOrView:
+    case FunctionalityKind::Autograd: return autograd_behaviour(registry, op, row, kind, facts);
+    case FunctionalityKind::AdInplaceOrView:
       return redispatch(redispatch_mask(cat, &kind, k), guard_of(cat, kind, k),
                         where_from(row) + " bumps versions of in-place/view outputs and redispatches "
                                           "with ks & after_ADInplaceOrView_keyset",
                         assumed);
-    case Kind::ResolveBit: {
+    case FunctionalityKind::ResolveBit: {
       if (row.rule != Rule::BackendFallback)
         return returns_if_kernel_does("the operator's own " + name + " kernel computes the result",
                                       "default for an operator's own " + name + " kernel");
@@ -320,18 +268,23 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
       b.resolves = k;
       return b;
     }
-    case Kind::Functionalize:
+    case FunctionalityKind::Functionalize:
       return fresh_call(guard_of(cat, kind, k),
                         where_from(row) + " unwraps the inputs and calls the operator again (a fresh "
                                           "call: the key set is recomputed and upper kernels not "
                                           "excluded by a guard run again)",
                         assumed);
-    case Kind::Autocast:
-      return fresh_call(guard_of(cat, kind, k),
+    case FunctionalityKind::Autocast: {
+      Behaviour b = fresh_call(guard_of(cat, kind, k),
                         where_from(row) + " casts the inputs and calls the operator again (a fresh "
                                           "call, not a redispatch)",
                         assumed);
-    case Kind::BackendSelect: {
+      if (row.rule != Rule::BackendFallback)
+        b.may_raise_first = "the autocast kernel raises its own error first while casting its floating-point "
+                            "inputs (at::_to_copy)";
+      return b;
+    }
+    case FunctionalityKind::BackendSelect: {
       Behaviour b = redispatch(cat.full_after(k), {},
                                "the kernel picks the backend from its device/dtype/layout "
                                "arguments (modelled as the call's highest backend, else CPU, "
@@ -340,28 +293,26 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
       b.backend_select = true;
       return b;
     }
-    case Kind::RedispatchAfter:
+    case FunctionalityKind::RedispatchAfter:
       return redispatch(cat.full_after(k), guard_of(cat, kind, k),
                         where_from(row) + " redispatches with ks & FULL_AFTER(" + name + ")", assumed);
-    case Kind::Handoff: return handoff(where_from(row) + " hands the call to " + std::string(kind.handler) +
+    case FunctionalityKind::Handoff: return handoff(where_from(row) + " hands the call to " + std::string(kind.handler) +
                                            "; what runs next is Python/functorch code dispatchctl does not model",
                                        "default for " + name);
   }
   return {};
 }
 
-// `grad_mode` here: 0 no_grad, 1 grad mode, 2 grad mode and the call's self is
-// a leaf that requires grad (what the generated in-place kernels check).
-Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row, int grad_mode,
-                              bool writes_inference_tensor) {
+Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, const Row& row,
+                              const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const Key k = row.key;
   if (auto raising = raising_behaviour(cat, op, row)) return *raising;
   if (row.fallthrough()) return fallthrough_called(cat);
   const std::string& name = cat.name(cat.functionality_of(k));
-  const KindRow* kind = k == k_undefined ? nullptr : find_kind(name);
+  const FunctionalityKindRow* kind = k == k_undefined ? nullptr : find_kind(name);
   if (row.rule != Rule::BackendFallback && row.kernel && row.kernel->then != KernelThen::Default)
-    return declared_behaviour(cat, row, kind, grad_mode);
+    return declared_behaviour(cat, row, kind, facts.grad_mode);
   if (auto generated = generated_composite_behaviour(registry, op, row)) return *generated;
   if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
     return returns_if_kernel_does("composite kernel: decomposes; what it calls is not modelled (its inner "
@@ -376,18 +327,17 @@ Behaviour behaviour_of_kernel(const Registry& registry, const Operator& op, cons
   if (!kind)
     return handoff(where_from(row) + " at " + name + " is not modelled by dispatchctl; the trace stops",
                    "no default for " + name);
-  Behaviour b = kind_behaviour(registry, op, row, *kind, grad_mode);
+  Behaviour b = kind_behaviour(registry, op, row, *kind, facts);
   if (b.action == HopAction::Raise) return b;  // check_inplace's leaf check comes first
-  if (auto inference = inference_inplace_behaviour(cat, op, row, writes_inference_tensor)) return *inference;
+  add_inference_bump(cat, op, row, facts.writes_inference_tensor, b);
   return b;
 }
 
 }  // namespace
 
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode, bool self_leaf_requires_grad, bool writes_inference_tensor) {
-  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, grad_mode && self_leaf_requires_grad ? 2 : grad_mode,
-                                                  writes_inference_tensor)
+                       const Row& row, const CallFacts& facts) {
+  Behaviour b = row.valid() ? behaviour_of_kernel(registry, op, row, facts)
                             : raise("NotImplementedError", missing_row_message(registry, op, live, row.key),
                                     "no kernel: PyTorch reports the missing row");
   if (b.assumed.empty()) b.assumed = "what PyTorch's dispatcher does with this row";

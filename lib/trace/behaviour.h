@@ -28,16 +28,28 @@ struct Behaviour {
   std::string caveat;                // CallOperator: code that runs before the call and may raise first
   std::string error_type, error;
   std::string consequence;
+  // Code of this kernel that runs before it passes the call on and may raise
+  // an error of its own (a generated autograd kernel setting up backward, an
+  // autocast kernel's casts): a raise further down is then certain, its text not.
+  std::string may_raise_first;
+  // What raises once the call below returns (an inference tensor's version bump).
+  std::string after_return_error_type, after_return_error, after_return_does;
 };
 
-// `self_leaf_requires_grad`: the call's first tensor (an in-place op's self)
-// is a leaf that requires grad, which generated in-place autograd kernels refuse.
-// `writes_inference_tensor`: the call writes (in place or out=) an inference
-// tensor outside inference mode, which the generated ADInplaceOrView and
-// autograd kernels refuse (trace/generated_kernels.h).
+// What the kernels check about a call beyond its key set.
+struct CallFacts {
+  bool grad_mode = true;                 // not inside torch.no_grad()
+  bool self_leaf_requires_grad = false;  // the first tensor (an in-place op's self) is a leaf requiring grad
+  bool any_requires_grad = false;        // some tensor argument requires grad
+  bool writes_inference_tensor = false;  // a written argument is an inference tensor, outside inference mode
+  bool writes_leaf = false;              // a written argument (in place or out=) is a leaf that requires grad
+};
+
+// `facts.self_leaf_requires_grad`: generated in-place autograd kernels refuse
+// it; `facts.writes_inference_tensor`: the generated ADInplaceOrView and
+// autograd kernels raise once the call below returns (trace/generated_kernels.h).
 Behaviour behaviour_of(const Registry& registry, const Operator& op, const LiveTable& live,
-                       const Row& row, bool grad_mode, bool self_leaf_requires_grad = false,
-                       bool writes_inference_tensor = false);
+                       const Row& row, const CallFacts& facts);
 
 // PyTorch's error for a call that reaches a missing row (§4.3): Undefined or
 // "Could not run …", then the computed table.

@@ -39,12 +39,13 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
   KeySet keys = set_of_names(cat, it->second);
   bool inferred = cat.spec().preset_inferred(it->first);
   bool requires_grad = false;
+  bool leaf = false;
   bool inference = false;
   for (size_t i = 1; i < parts.size(); ++i) {
     const std::string m = lowercase(parts[i]);
-    if (m == "requires_grad") continue;  // changes no key set
-    if (m == "leaf") {  // a leaf that requires grad (torch.ones(2, requires_grad=True)): no key set change
+    if (m == "requires_grad" || m == "leaf") {  // no key set change
       requires_grad = true;
+      leaf = leaf || m == "leaf";  // torch.ones(2, requires_grad=True), not a result of one
       continue;
     }
     if (m == "inference") {
@@ -61,7 +62,7 @@ TensorArg preset_tensor(const Catalogue& cat, const std::string& spec) {
     keys = keys | cat.bit(require_key(cat, mit->second, "release table"));
     inferred = inferred || cat.spec().modifier_inferred(mit->first);
   }
-  return {spec, keys, inferred, requires_grad, inference};
+  return {spec, keys, inferred, requires_grad, leaf, inference};
 }
 
 TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {

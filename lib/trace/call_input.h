@@ -27,9 +27,11 @@ struct TensorArg {
   // The preset's key set or a modifier's key was inferred, not observed on the
   // release (the profile says so: a CPU-only build cannot make a CUDA tensor).
   bool inferred = false;
-  // A leaf that requires grad (the `leaf` modifier; `requires_grad` alone may be
-  // a non-leaf, which the generated in-place kernels accept).
+  // Requires grad (the `requires_grad` modifier: a non-leaf, which the
+  // generated in-place kernels accept; `leaf`: a leaf that requires grad,
+  // which they refuse). Neither changes the key set.
   bool requires_grad = false;
+  bool leaf = false;
   // Made under torch.inference_mode() (the `inference` modifier): it has no
   // version counter, so an in-place update outside inference mode raises.
   bool inference = false;

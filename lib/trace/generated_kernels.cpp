@@ -55,36 +55,50 @@ bool is_inplace_operator(std::string_view name) {
   return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
 }
 
-std::vector<bool> written_tensor_arguments(const Operator& op) {
+std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given) {
   std::vector<bool> written;
   if (!op.schema) return written;
   const auto parsed = parse_function_schema(op.schema->text, {true});
   const auto* schema = std::get_if<FunctionSchema>(&parsed);
   if (!schema) return written;
+  std::size_t single = 0;
+  for (const auto& a : schema->arguments) single += a.type.tensor_like() && !a.type.tensor_list();
+  const std::size_t in_lists = given > single ? given - single : 0;
   for (const auto& a : schema->arguments) {
-    if (!a.type.tensor_like() || a.type.tensor_list()) continue;
-    written.push_back(!a.alias.empty() && a.alias.back() == '!');
+    if (!a.type.tensor_like()) continue;
+    const bool writes = !a.alias.empty() && a.alias.back() == '!';
+    written.insert(written.end(), a.type.tensor_list() ? in_lists : 1, writes);
   }
   return written;
 }
 
-std::optional<Behaviour> inference_inplace_behaviour(const Catalogue& cat, const Operator& op, const Row& row,
-                                                     bool writes_inference_tensor) {
-  if (!writes_inference_tensor || row.rule == Rule::BackendFallback) return std::nullopt;
+bool is_out_operator(const Operator& op) {
+  if (!op.schema) return false;
+  const auto parsed = parse_function_schema(op.schema->text, {true});
+  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  if (!schema) return false;
+  for (const auto& a : schema->arguments)
+    if (a.kwarg_only && a.type.tensor_like() && !a.alias.empty() && a.alias.back() == '!') return true;
+  return false;
+}
+
+bool is_generated_autograd_kernel(const Row& row) {
+  return row.rule != Rule::BackendFallback && debug_names(row, "/autograd/generated/VariableType");
+}
+
+bool add_inference_bump(const Catalogue& cat, const Operator& op, const Row& row, bool writes_inference_tensor,
+                        Behaviour& b) {
+  if (!writes_inference_tensor || row.rule == Rule::BackendFallback) return false;
   const bool ad_inplace = cat.functionality_of(row.key) == cat.well_known().ad_inplace_or_view &&
                           debug_names(row, "/autograd/generated/ADInplaceOrViewType");
-  const bool autograd = debug_names(row, "/autograd/generated/VariableType");
-  if (!ad_inplace && !autograd) return std::nullopt;
-  Behaviour b;
-  b.action = HopAction::Raise;
-  b.error_type = "RuntimeError";
-  b.error = std::string(k_inplace_inference_error);
-  b.does = std::string("the generated ") + (ad_inplace ? "ADInplaceOrView" : "autograd") + " kernel of " +
-           std::string(op.name) +
-           " passes the call on, then bumps the written tensor's version (increment_version), which an "
-           "inference tensor refuses outside inference mode (VariableVersion::bump)";
-  b.assumed = "generated in-place/out= kernels (increment_version; c10/core/TensorImpl.h)";
-  return b;
+  if (!ad_inplace && !is_generated_autograd_kernel(row)) return false;
+  b.after_return_error_type = "RuntimeError";
+  b.after_return_error = std::string(k_inplace_inference_error);
+  b.after_return_does = std::string("once the call below returns, the generated ") +
+                        (ad_inplace ? "ADInplaceOrView" : "autograd") + " kernel of " + std::string(op.name) +
+                        " bumps the written tensor's version (increment_version), which an inference tensor "
+                        "refuses outside inference mode (VariableVersion::bump)";
+  return true;
 }
 
 }  // namespace dispatchctl

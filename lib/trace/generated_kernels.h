@@ -21,17 +21,27 @@ std::optional<Behaviour> generated_composite_behaviour(const Registry& registry,
 // as __iadd__), whose generated autograd kernel checks a leaf in place.
 bool is_inplace_operator(std::string_view name);
 
-// Per Tensor argument of the schema, in order (Tensor[] arguments skipped):
-// whether the operator writes it (an `(a!)` annotation). Empty without a schema.
-std::vector<bool> written_tensor_arguments(const Operator& op);
+// Per tensor of a call passing `given` tensors (trace's --tensor order: a
+// Tensor[] argument takes the tensors the other arguments leave): whether the
+// operator writes it (an `(a!)` annotation). Empty without a schema.
+std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given);
+
+// An out= operator (torchgen's SchemaKind.out): it writes a keyword-only
+// tensor argument (`*, Tensor(a!) out`).
+bool is_out_operator(const Operator& op);
+
+// Whether `row` runs torchgen's generated autograd kernel (VariableType_N.cpp),
+// not a hand-written one (VariableTypeManual.cpp) or a fallback.
+bool is_generated_autograd_kernel(const Row& row);
 
 // The generated ADInplaceOrView kernel (ADInplaceOrViewType_N.cpp) or
 // autograd kernel (VariableType_N.cpp) at `row` of an operator that writes a
 // tensor: after the call below it returns it bumps that tensor's version
 // (increment_version), and VariableVersion::bump raises for an inference
 // tensor outside inference mode. `writes_inference_tensor`: a written
-// argument of the call is one. nullopt when the check does not apply.
-std::optional<Behaviour> inference_inplace_behaviour(const Catalogue& cat, const Operator& op, const Row& row,
-                                                     bool writes_inference_tensor);
+// argument of the call is one. Adds that raise to `b` as what happens once
+// the call below returns; false (b unchanged) when the check does not apply.
+bool add_inference_bump(const Catalogue& cat, const Operator& op, const Row& row, bool writes_inference_tensor,
+                        Behaviour& b);
 
 }  // namespace dispatchctl

@@ -1,6 +1,7 @@
 #include "trace/trace.h"
 
 #include <deque>
+#include <optional>
 #include <stdexcept>
 
 #include "trace/behaviour.h"
@@ -49,11 +50,29 @@ KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, s
 // Whether the call writes an inference tensor outside inference mode.
 bool writes_inference_tensor(const Operator& op, const std::vector<TensorArg>& args, bool inference_mode) {
   if (inference_mode) return false;
-  const std::vector<bool> written = written_tensor_arguments(op);
+  const std::vector<bool> written = written_tensor_arguments(op, args.size());
   for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
     if (written[i] && args[i].inference) return true;
   return false;
 }
+
+CallFacts facts_of(const Operator& op, const std::vector<TensorArg>& args, const CallSetup& setup) {
+  CallFacts facts;
+  facts.grad_mode = setup.grad_mode;
+  facts.self_leaf_requires_grad = !args.empty() && args[0].leaf;
+  for (const auto& a : args) facts.any_requires_grad = facts.any_requires_grad || a.requires_grad;
+  facts.writes_inference_tensor = writes_inference_tensor(op, args, setup.inference_mode);
+  const std::vector<bool> written = written_tensor_arguments(op, args.size());
+  for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
+    facts.writes_leaf = facts.writes_leaf || (written[i] && args[i].leaf);
+  return facts;
+}
+
+// A raise waiting for the call below a kernel to return (Behaviour::after_return_error).
+struct PendingRaise {
+  size_t hop = 0;  // the kernel that raises once the call below it returns
+  std::string error_type, error, does;
+};
 
 }  // namespace
 
@@ -74,7 +93,10 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
   const Operator* current = &op;
   const LiveTable* current_live = &live;
   std::deque<LiveTable> callee_tables;
-  std::string caveat;  // from the generated composites called so far
+  // Code that ran before the call was passed on and may raise its own error
+  // first (a meta function, a backward set-up, an autocast cast): the first one.
+  std::string caveat;
+  std::optional<PendingRaise> pending;
   // Every fresh call runs under one more guard and every redispatch drops
   // the current functionality, so these bounds are never reached in practice.
   for (int call = 0; call < 64; ++call) {
@@ -93,9 +115,15 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       hop.received = ks;
       hop.tls_included = included;
       hop.tls_excluded = excluded;
-      Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, setup.grad_mode,
-                                 !args.empty() && args[0].requires_grad,
-                                 writes_inference_tensor(op_now, args, setup.inference_mode));
+      Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts_of(op_now, args, setup));
+      if (caveat.empty()) caveat = b.may_raise_first.empty() ? b.caveat : b.may_raise_first;
+      if (!b.may_raise_first.empty()) b.does += " (unless " + b.may_raise_first + ")";
+      if (!b.after_return_error.empty()) {
+        // The innermost such kernel returns first, so its raise is the one.
+        pending = PendingRaise{trace.hops.size(), b.after_return_error_type, b.after_return_error,
+                               b.after_return_does};
+        b.does += "; " + b.after_return_does;
+      }
       hop.action = b.action;
       hop.declared = b.declared;
       hop.kernel_decides = b.kernel_decides;
@@ -148,7 +176,6 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
         // inputs) under the guards held up the stack.
         const Hop& from = trace.hops.back();
         current = b.callee;
-        if (!b.caveat.empty()) caveat = b.caveat;
         callee_tables.push_back(replay_live_table(registry, *current));
         current_live = &callee_tables.back();
         reason = "call of " + from.callee + " by " + op_now.name + "'s generated composite at " +
@@ -159,7 +186,26 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
                       : action == HopAction::Raise ? Trace::Outcome::Raised
                                                    : Trace::Outcome::Handoff;
       trace.assumed = action == HopAction::Return && trace.hops.back().kernel_decides;
-      if (action == HopAction::Raise) trace.error_caveat = caveat;
+      if (action == HopAction::Return && pending) {
+        // The call below returned (if its kernel does: else it raised its
+        // own error): the kernel that was waiting raises now, for certain.
+        if (trace.assumed && caveat.empty())
+          caveat = "the kernel at " + cat.name(trace.hops.back().row.key) + " raises its own error first";
+        Hop bump = trace.hops[pending->hop];
+        bump.action = HopAction::Raise;
+        bump.kernel_decides = false;
+        bump.guard = {};
+        bump.mask = {};
+        bump.next = {};
+        bump.error_type = std::move(pending->error_type);
+        bump.error = std::move(pending->error);
+        bump.does = std::move(pending->does);
+        bump.assumed = "generated in-place/out= kernels (increment_version; c10/core/TensorImpl.h)";
+        trace.hops.push_back(std::move(bump));
+        trace.outcome = Trace::Outcome::Raised;
+        trace.assumed = false;
+      }
+      if (trace.outcome == Trace::Outcome::Raised) trace.error_caveat = caveat;
       return trace;
     }
   }

@@ -205,6 +205,8 @@ def main():
     ap.add_argument("--expect-kernel-changed", action="append", default=[],
                     help="diff: OP,KEY whose cell is marked 'kernel changed, same outcome' (repeatable; "
                          "no other cell may be)")
+    ap.add_argument("--expect-cell", action="append", default=[], help="diff: OP,KEY,BEFORE,AFTER outcome ids drawn")
+    ap.add_argument("--expect-panel", action="append", default=[], help="OP,KEY,TEXT: hovering shows TEXT in the panel")
     args = ap.parse_args()
 
     width, height = (int(n) for n in args.window.split(","))
@@ -279,6 +281,24 @@ def main():
                 if "radial-gradient" not in look["bg"] or "kernel changed, same outcome" not in look["panel"]:
                     fail("cell %s: background %r, panel %r" % (cell, look["bg"], look["panel"][:200]))
             print("cells marked 'kernel changed, same outcome': %s" % (marked or "none"))
+
+        # What a person sees of one cell: its colours (diff: --a before, --b after, as outcome ids)
+        # and the panel hovering it opens.
+        for spec in args.expect_cell + args.expect_panel:
+            op, key, want = spec.split(",", 2)
+            look = browser.js("""(() => { const tr = document.getElementById(%s), ks = [...document.querySelectorAll('#keys .k')];
+                const i = tr && tr.children[ks.map(k => k.textContent).indexOf(%s) + 2];
+                if (!i) return null;
+                i.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
+                const ids = JSON.parse(document.getElementById('data').textContent).outcomes.map(o => o.id);
+                const colour = (v) => (m => m ? ids[Number(m[1])] : null)(/var\(--c(\d+)\)/.exec(i.style.getPropertyValue(v)));
+                return {drawn: colour('--a') + ',' + colour('--b'), panel: document.getElementById('panel').innerText}; })()""" %
+                              (json.dumps(op), json.dumps(key)))
+            if look is None or (spec in args.expect_cell and look["drawn"] != want) or \
+                    (spec in args.expect_panel and want not in look["panel"]):
+                fail("cell %s at %s: expected %r, drawn %s, panel %r" % (op, key, want, look and look["drawn"],
+                                                                         look and look["panel"][:400]))
+            print("cell %s at %s: %s; %s" % (op, key, look["drawn"], " | ".join(look["panel"].splitlines()[1:8])))
 
         golden = golden_tables(args.golden) if args.golden else None
         not_implemented = not_implemented_kernels(args.state)

@@ -47,3 +47,25 @@ browser_test(diff_backend_change diff --old ${CMAKE_CURRENT_LIST_DIR}/fixtures/n
              --expect-kernel-changed aten::mm,PrivateUse1 --expect-kernel-changed aten::linear,AutogradPrivateUse1
              --click aten::linear,PrivateUse1
              --expect-line "PrivateUse1: registered at /src/npu_backend/csrc/ops/linear.cpp:20 [kernel]")
+# Generated composites followed on a diff page (issue 22 item 2), layered over
+# builtin:2.14.1: the backend moves its kernel from addmm to addmm.out and from
+# mul.out to mul.Tensor, and drops sub.Tensor. addmm (structured, delegate addmm.out) then runs
+# torchgen's generated CompositeExplicitAutogradNonFunctional kernel, which calls
+# addmm.out, now the backend's: a working composite, labelled by what it needs;
+# before, mul.Tensor's generated composite needed mul.out, the backend's then;
+# sub.Tensor's generated composite needs sub.out, which no PrivateUse1 kernel
+# implements: it fails (PyTorch: Could not run 'aten::sub.out' … 'PrivateUse1').
+# Both cells are coloured by the one outcome model, as the coverage page's.
+browser_test(diff_generated_composite diff --old ${CMAKE_CURRENT_LIST_DIR}/fixtures/npu_structured_v1.json
+             --new ${CMAKE_CURRENT_LIST_DIR}/fixtures/npu_structured_v2.json --format html --
+             --screenshot ${BROWSER_OUT}/diff_generated_composite.png --expect-rows 5
+             --expect-cell aten::addmm,PrivateUse1,direct,composite
+             --expect-panel "aten::addmm,PrivateUse1,needs aten::addmm.out (direct)"
+             --expect-cell aten::mul.Tensor,PrivateUse1,composite,direct
+             --expect-panel "aten::mul.Tensor,PrivateUse1,needs aten::mul.out (direct)"
+             --expect-cell aten::sub.Tensor,PrivateUse1,direct,composite_fails
+             --expect-panel "aten::sub.Tensor,PrivateUse1,needs aten::sub.out (missing)"
+             --expect-cell aten::addmm.out,PrivateUse1,missing,direct
+             --expect-cell aten::mul.out,PrivateUse1,direct,missing
+             --click aten::addmm,PrivateUse1
+             --expect-line "PrivateUse1: registered at /src/npu_backend/csrc/ops/addmm.cpp:10 [kernel]")

@@ -8,6 +8,9 @@
   * the export is cached under $XDG_CACHE_HOME/dispatchctl: the second run says "cache
     hit" under -v and leaves the file untouched (mtime, size), and a key change (torch
     found elsewhere, through PYTHONPATH) looks for another cache file;
+  * the export says what torchgen's generated composites call (derived from the YAML torchgen
+    ships beside torch): exactly real torchgen 1.13.1's; `report -m python` follows them as
+    `-m builtin:1.13.1` does;
   * the cached export equals `dispatchctl export`'s minus the recorded dumps, and `verify
     -m python` exports with them and passes (N/N identical);
   * a broken interpreter (missing, or a torch that fails to import) is one error line, exit 2,
@@ -66,6 +69,19 @@ def main():
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(manifest))
     if errors:
         fail("the export does not validate: %s at %s" % (errors[0].message[:300], list(errors[0].path)))
+    # What the generated composites call, derived from the YAML torchgen ships beside this
+    # torch (issue 22): exactly what real torchgen 1.13.1 generates (recorded with Debian's
+    # torchgen by record_generated_calls.py; builtin:1.13.1 carries the same, test_torchgen_generated_calls).
+    with open(os.path.join(repo, "tests/data/generated_calls/torch-1.13.1.json"), encoding="utf-8") as f:
+        real_calls = {(c["op"], c["key"], c["calls"], c["kind"]) for c in json.load(f)["calls"]}
+    exported_ops = {op["name"] for op in manifest["operators"]}
+    real_calls = {c for c in real_calls if c[0] in exported_ops}
+    export_calls = {(op["name"], k["key"], k["generated_call"]["op"], k["generated_call"]["kind"])
+                    for op in manifest["operators"] for k in op.get("kernels", []) if "generated_call" in k}
+    if len(real_calls) < 800 or export_calls != real_calls:
+        fail("the export's generated calls differ from real torchgen 1.13.1's: %d not derived, e.g. %s; "
+             "%d extra, e.g. %s" % (len(real_calls - export_calls), sorted(real_calls - export_calls)[:3],
+                                    len(export_calls - real_calls), sorted(export_calls - real_calls)[:3]))
     out, _ = run(args, ["verify", "-m", export], env, 0)
     n = len(manifest["recorded"]["tables"])
     if n < 3000 or out != "%d/%d tables identical, %d/%d states identical\n" % (n, n, n, n):
@@ -92,6 +108,24 @@ def main():
     after = cache_files(cache)[name]
     if (after.st_mtime_ns, after.st_size) != (before.st_mtime_ns, before.st_size):
         fail("the cached export was rewritten on a cache hit")
+    # -m python follows generated composites as builtin:1.13.1 does: add.Tensor at
+    # QuantizedCPU runs its structured composite into add.out's missing row.
+    report = ["report", "--op", "aten::add*", "--op", "aten::addmm*", "--key", "QuantizedCPU", "--key", "CPU",
+              "--format", "json"]
+    ours, err = run(args, report + ["-m", spec], env, 0)
+    builtin, _ = run(args, report + ["-m", "builtin:1.13.1"], env, 0)
+    if json.loads(ours)["operators"] != json.loads(builtin)["operators"]:
+        fail("report -m %s differs from builtin:1.13.1 on aten::add* and aten::addmm*" % spec)
+    if '"composite_fails"' not in ours or "taken at face value" in err:
+        fail("report -m %s does not follow generated composites:\n%s" % (spec, err))
+    # A torch whose torchgen ships no YAML (a shadowing torchgen package without packaged/):
+    # the load says its generated composites are taken at face value.
+    bare_torchgen = os.path.join(args.workdir, "bare-torchgen")
+    os.makedirs(os.path.join(bare_torchgen, "torchgen"), exist_ok=True)
+    open(os.path.join(bare_torchgen, "torchgen", "__init__.py"), "w").close()
+    _, err = run(args, ["show", "aten::add.Tensor", "-m", spec], dict(env, PYTHONPATH=bare_torchgen), 0)
+    if "taken at face value" not in err:
+        fail("an export without torchgen's YAML must say its generated composites are taken at face value:\n%s" % err)
     # The cached export is the export without its recorded dumps (the same torch gives the
     # same manifest), so verify asks for a `dispatchctl export` file instead.
     with open(os.path.join(cache, "dispatchctl", name), encoding="utf-8") as f:

@@ -57,6 +57,17 @@ must_fail = [
     dict(base, operators=[{"name": "x::y", "debug": "d"}]),
     dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "fallthruogh": True}]}]),
     dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "then": "redispach"}]}]),
+    # generated_call: both fields, a known kind, an operator name, nothing else
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k",
+                                                         "generated_call": {"op": "x::y.out"}}]}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k",
+                                                         "generated_call": {"op": "x::y.out", "kind": "structured"}}]}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k",
+                                                         "generated_call": {"op": "y_out", "kind": "structured_out"}}]}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k",
+                                                         "generated_call": "x::y.out"}]}]),
+    dict(base, operators=[{"name": "x::y", "kernels": [{"key": "CPU", "kernel": "k", "generated_call":
+                                                         {"op": "x::y.out", "kind": "autogen_out", "line": 3}}]}]),
     dict(base, fallbacks=[{"key": "CPU"}]),
     dict(base, extra=1),
     # a probed text without {op}: the operator's name would have nowhere to go

@@ -138,6 +138,15 @@ for name, args, want_exit in CASES:
     failures += [f"{label}: {e}" for e in errors_of(name, doc)[:5]]
     outputs.append((name, label, doc))
 
+# trace --calls (JSON Lines): every line is a trace document.
+calls_run = subprocess.run([dispatchctl, "trace", "--calls", str(root / "tests/cli/fixtures/trace_calls.jsonl"),
+                            "-m", "builtin:1.13.1"], capture_output=True, text=True)
+if calls_run.returncode != 1 or len(calls_run.stdout.splitlines()) != 3:
+    failures.append(f"trace --calls: exit {calls_run.returncode}, {len(calls_run.stdout.splitlines())} lines, "
+                    f"expected exit 1 and 3 lines: {calls_run.stderr.strip()}")
+for number, line in enumerate(calls_run.stdout.splitlines(), 1):
+    failures += [f"trace --calls, line {number}: {e}" for e in errors_of("trace", json.loads(line))[:5]]
+
 for missing in sorted(output_schemas - used):
     failures.append(f"schemas/{missing}.schema.json: no command output is validated against it")
 
