@@ -11,7 +11,11 @@
 //     output comes without one (torchgen gives it that kernel too).
 #include "check/lint_changes.h"
 
+#include <algorithm>
+#include <variant>
+
 #include "keys/key_summary.h"
+#include "registry/schema_parser.h"
 #include "table/table.h"
 
 namespace dispatchctl {
@@ -40,6 +44,18 @@ std::string formula_entry(const Operator& op) {
   std::string schema = op.schema ? std::string(op.schema->text) : std::string(op.name);
   if (const size_t ns = schema.find("::"); ns != std::string::npos && ns < schema.find('(')) schema.erase(0, ns + 2);
   return "`- name: " + schema + "`";
+}
+
+// Backward through an operator can only be asked for when an input can
+// require grad: a factory operator (no Tensor input besides out=) has none, so
+// its autograd-not-implemented kernel never raises.
+bool has_tensor_input(const Operator& op) {
+  if (!op.schema) return false;
+  const auto parsed = parse_function_schema(op.schema->text, {true});
+  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  return schema && std::any_of(schema->arguments.begin(), schema->arguments.end(), [](const SchemaArgument& a) {
+           return a.type.tensor_like() && !(a.kwarg_only && a.is_write());
+         });
 }
 
 std::string gradients_after(const Operator& op, const Kernel* autograd_kernel) {
@@ -77,6 +93,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
     }
     if (!not_implemented(now)) continue;
     if (!old) {
+      if (!has_tensor_input(*op)) continue;
       out.push_back(at("backward-not-implemented", *op, now,
                        "backward through " + op->name + " will raise \"derivative for " + op->name +
                            " is not implemented\": it is a new operator and derivatives.yaml has no formula for it "
