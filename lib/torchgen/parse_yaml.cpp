@@ -257,7 +257,9 @@ void read_output_differentiability(const YAML::Node& entry, DifferentiabilityInf
     for (const auto& v : od) {
       written.conditions = written.conditions || !(v.IsScalar() && (v.Scalar() == "True" || v.Scalar() == "False" ||
                                                                       v.Scalar() == "true" || v.Scalar() == "false"));
-      written.any_false = written.any_false || (v.IsScalar() && (v.Scalar() == "False" || v.Scalar() == "false"));
+      const bool is_false = v.IsScalar() && (v.Scalar() == "False" || v.Scalar() == "false");
+      written.any_false = written.any_false || is_false;
+      written.differentiable.push_back(!is_false);
     }
     info.output_differentiability = written;
   }

@@ -125,6 +125,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("foreach_ops_without_differentiability_info", r.foreach_ops_without_differentiability_info);
   in.names("foreach_with_inplace_ref", r.foreach_with_inplace_ref);
   in.names("autograd_not_implemented_exempt", r.autograd_not_implemented_exempt);
+  in.names("dont_require_derivative", r.dont_require_derivative);
   in.no_other_fields();
   return r;
 }

@@ -72,6 +72,10 @@ struct ReleaseRules {
   // RESET_GRAD_ACCUMULATOR or the DONT_ENFORCE_* lists: their union. Empty in
   // a release whose derivatives.yaml we do not have (no prediction then).
   std::set<std::string> autograd_not_implemented_exempt;
+  // gen_variable_type's DONT_REQUIRE_DERIVATIVE: operators (base name or cpp
+  // name) whose generated autograd kernel never requires a derivative, so an
+  // out= one does not refuse arguments that require grad (out_grad_checks.h).
+  std::set<std::string> dont_require_derivative;
 };
 
 // One rules file: every field above, each required, no other (InputError

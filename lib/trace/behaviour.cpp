@@ -177,6 +177,7 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
     b.assumed = "generated in-place autograd kernels (VariableTypeUtils.h check_inplace)";
     return b;
   }
+  if (auto refusal = out_grad_refusal(registry, op, row, facts)) return *refusal;
   if (row.rule != Rule::BackendFallback) {
     Behaviour b = autograd_kernel_behaviour(cat, kind, row.key, facts.grad_mode,
                                             "default for " + std::string(kind.kind_words));
