@@ -253,7 +253,7 @@ void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& inf
 // Top-level in an entry, with or without `dispatch:` (load_derivatives.py pops it first).
 void read_output_differentiability(const YAML::Node& entry, DifferentiabilityInfo& info) {
   if (const YAML::Node od = entry["output_differentiability"]; od && od.IsSequence()) {
-    DifferentiabilityInfo::OutputDifferentiability written{od.size(), false, false, line_of(od)};
+    DifferentiabilityInfo::OutputDifferentiability written{od.size(), false, false, line_of(od), {}};
     for (const auto& v : od) {
       written.conditions = written.conditions || !(v.IsScalar() && (v.Scalar() == "True" || v.Scalar() == "False" ||
                                                                       v.Scalar() == "true" || v.Scalar() == "false"));
