@@ -185,6 +185,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   const std::vector<Key> keys = catalogue_keys(pack, registry.catalogue());
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
   load_fallbacks(registry, pack, keys, source + " fallbacks");
+  if (pack.header().out_grad_check_count > 0) registry.mark_out_grad_checks_known();
   std::vector<std::string_view> callees;
   auto load_unfiltered = [&](std::uint32_t i) {
     const PackedOperator op = pack.op(i);

@@ -276,6 +276,10 @@ class Registry {
     return it == out_grad_checks_.end() ? nullptr : &it->second;
   }
   std::size_t out_grad_check_count() const { return out_grad_checks_.size(); }
+  // Whether the loader knew the release's out= checks (a kernel without one
+  // then has none), even for operators a filtered load left out.
+  void mark_out_grad_checks_known() { out_grad_checks_known_ = true; }
+  bool out_grad_checks_known() const { return out_grad_checks_known_; }
   std::uint32_t registration_count() const { return sequence_; }
 
   // Manifests (or builtin names) loaded into this registry, in order.
@@ -301,6 +305,7 @@ class Registry {
   std::uint32_t sequence_ = 0;
   std::unordered_map<std::uint32_t, GeneratedCall> generated_calls_;  // by the kernel's sequence
   std::unordered_map<std::uint32_t, OutGradCheck> out_grad_checks_;   // by the kernel's sequence
+  bool out_grad_checks_known_ = false;
 };
 
 // Registers without the signature check while in scope: PyTorch's own dumps

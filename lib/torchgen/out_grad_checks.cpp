@@ -117,6 +117,7 @@ std::size_t record_out_grad_checks(Registry& registry, const TorchgenInputs& inp
   ParseOptions parse{rules, &cat, {"CPU"}};
   TorchgenModel model = parse_torchgen_inputs(inputs, parse);
   add_generated_functions(model, *rules);
+  registry.mark_out_grad_checks_known();
   std::size_t recorded = 0;
   for (const OutGradCheckFact& fact : out_grad_checks(model, *rules)) {
     const Operator* op = registry.find(fact.op);
