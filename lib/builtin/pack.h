@@ -12,6 +12,7 @@
 //   PackedKernel kernels[kernel_count]         per operator, in registration order
 //   PackedFallback fallbacks[fallback_count]   in registration order
 //   PackedGeneratedCall calls[generated_call_count]   by kernel index (Registry::generated_call)
+//   PackedOutGradCheck checks[out_grad_check_count]   by kernel index (Registry::out_grad_check)
 //   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
 //   char chars[]
 // Kernels refer to keys by name, so a pack stays valid when a catalogue's enum
@@ -28,13 +29,14 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '3'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '4'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
   char magic[8];
   std::uint32_t key_count, operator_count, kernel_count, fallback_count, string_count, chars_size;
   std::uint32_t generated_call_count;
+  std::uint32_t out_grad_check_count;
 };
 
 struct PackedOperator {
@@ -69,6 +71,13 @@ struct PackedGeneratedCall {
   std::uint32_t callee;  // string id of the operator it calls
   std::uint8_t kind;     // GeneratedCallKind
   std::uint8_t reserved[3];
+};
+
+// What a generated autograd kernel of an out= operator checks (registry.h OutGradCheck).
+struct PackedOutGradCheck {
+  std::uint32_t kernel;   // index into kernels
+  std::uint32_t inputs;   // string id: comma-separated argument names
+  std::uint32_t outputs;  // string id
 };
 
 // The pack of a registry (what the build-time tool writes). Origins keep only

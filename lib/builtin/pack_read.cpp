@@ -30,6 +30,7 @@ class PackView {
     kernels_ = section(header_.kernel_count, sizeof(PackedKernel));
     fallbacks_ = section(header_.fallback_count, sizeof(PackedFallback));
     calls_ = section(header_.generated_call_count, sizeof(PackedGeneratedCall));
+    checks_ = section(header_.out_grad_check_count, sizeof(PackedOutGradCheck));
     offsets_ = section(std::uint64_t(header_.string_count) + 1, sizeof(std::uint32_t));
     chars_ = section(header_.chars_size, 1);
   }
@@ -49,6 +50,18 @@ class PackView {
       const auto call = record<PackedGeneratedCall>(calls_, mid);
       if (call.kernel == kernel) return call;
       if (call.kernel < kernel) low = mid + 1;
+      else high = mid;
+    }
+    return std::nullopt;
+  }
+  // The out= check recorded for kernel `kernel` (records are by kernel index), if any.
+  std::optional<PackedOutGradCheck> out_grad_check(std::uint32_t kernel) const {
+    std::uint32_t low = 0, high = header_.out_grad_check_count;
+    while (low < high) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      const auto check = record<PackedOutGradCheck>(checks_, mid);
+      if (check.kernel == kernel) return check;
+      if (check.kernel < kernel) low = mid + 1;
       else high = mid;
     }
     return std::nullopt;
@@ -77,7 +90,7 @@ class PackView {
   std::string_view data_;
   const std::string& source_;
   PackHeader header_{};
-  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, offsets_ = 0, chars_ = 0;
+  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, checks_ = 0, offsets_ = 0, chars_ = 0;
 };
 
 std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
@@ -128,6 +141,9 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
                                      static_cast<GeneratedCallKind>(call->kind), keep);
       callees.push_back(callee);
     }
+    if (const auto check = pack.out_grad_check(op.first_kernel + i))
+      registry.record_out_grad_check(registry.find(name)->registrations.back(), pack.string(check->inputs),
+                                     pack.string(check->outputs), keep);
   }
 }
 
@@ -169,6 +185,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   const std::vector<Key> keys = catalogue_keys(pack, registry.catalogue());
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
   load_fallbacks(registry, pack, keys, source + " fallbacks");
+  if (pack.header().out_grad_check_count > 0) registry.mark_out_grad_checks_known();
   std::vector<std::string_view> callees;
   auto load_unfiltered = [&](std::uint32_t i) {
     const PackedOperator op = pack.op(i);

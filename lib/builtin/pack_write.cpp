@@ -45,6 +45,9 @@ class PackWriter {
         pc.kind = static_cast<std::uint8_t>(call->kind);
         calls_.push_back(pc);
       }
+      if (const OutGradCheck* check = registry.out_grad_check(k))
+        checks_.push_back({static_cast<std::uint32_t>(kernels_.size()), string_id(check->inputs),
+                           string_id(check->outputs)});
       PackedKernel pk{};
       pk.debug = string_id(k.debug);
       pk.signature = k.signature ? string_id(*k.signature) : k_no_string;
@@ -81,6 +84,7 @@ class PackWriter {
     header.string_count = static_cast<std::uint32_t>(strings_.size());
     header.chars_size = static_cast<std::uint32_t>(chars.size());
     header.generated_call_count = static_cast<std::uint32_t>(calls_.size());
+    header.out_grad_check_count = static_cast<std::uint32_t>(checks_.size());
     std::string out;
     append(out, &header, sizeof header);
     append(out, key_names_.data(), key_names_.size() * sizeof(std::uint32_t));
@@ -88,6 +92,7 @@ class PackWriter {
     append(out, kernels_.data(), kernels_.size() * sizeof(PackedKernel));
     append(out, fallbacks_.data(), fallbacks_.size() * sizeof(PackedFallback));
     append(out, calls_.data(), calls_.size() * sizeof(PackedGeneratedCall));
+    append(out, checks_.data(), checks_.size() * sizeof(PackedOutGradCheck));
     append(out, offsets.data(), offsets.size() * sizeof(std::uint32_t));
     out += chars;
     return out;
@@ -107,13 +112,15 @@ class PackWriter {
   std::vector<PackedKernel> kernels_;
   std::vector<PackedFallback> fallbacks_;
   std::vector<PackedGeneratedCall> calls_;
+  std::vector<PackedOutGradCheck> checks_;
 };
 
 }  // namespace
 
 std::string write_pack(const Registry& registry) {
-  static_assert(sizeof(PackHeader) == 36 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
-                sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12);
+  static_assert(sizeof(PackHeader) == 40 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
+                sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12 &&
+                sizeof(PackedOutGradCheck) == 12);
   PackWriter writer(registry.catalogue());
   // Names first: their characters lie together, in name order, so the name
   // search of a filtered load touches a few pages, not the whole pack.

@@ -112,6 +112,11 @@ void Registry::record_generated_call(const Kernel& kernel, std::string_view call
   generated_calls_[kernel.sequence] = GeneratedCall{kept(callee, strings), kind};
 }
 
+void Registry::record_out_grad_check(const Kernel& kernel, std::string_view inputs, std::string_view outputs,
+                                     Strings strings) {
+  out_grad_checks_[kernel.sequence] = OutGradCheck{kept(inputs, strings), kept(outputs, strings)};
+}
+
 void Registry::fallback(Fallback fb) {
   if (fallback_slot_[fb.key] >= 0) {
     const Fallback& previous = fallbacks_[fallback_slot_[fb.key]];

@@ -62,6 +62,17 @@ struct GeneratedCall {
   GeneratedCallKind kind = GeneratedCallKind::StructuredOut;
 };
 
+// What the generated autograd kernel (VariableType) of an out= operator checks
+// before it calls below, where torchgen decides the operator is differentiable
+// (gen_variable_type's requires_derivative, from derivatives.yaml): in grad
+// mode it raises throw_error_out_requires_grad when one of these arguments
+// requires grad. Comma-separated argument names of the schema; the facts come
+// from torchgen's model of the release's YAML (torchgen/out_grad_checks.h).
+struct OutGradCheck {
+  Text inputs;   // "self,other": the differentiable inputs, checked first
+  Text outputs;  // "out": the out= arguments of the differentiable outputs
+};
+
 struct Fallback {
   Text debug;
   Origin origin;
@@ -255,6 +266,20 @@ class Registry {
     return it == generated_calls_.end() ? nullptr : &it->second;
   }
   std::size_t generated_call_count() const { return generated_calls_.size(); }
+  // The out= check of a generated autograd kernel (OutGradCheck); nullptr
+  // where no loader knew it (manifests, registries without derivatives.yaml).
+  void record_out_grad_check(const Kernel& kernel, std::string_view inputs, std::string_view outputs,
+                             Strings strings = Strings::Copy);
+  const OutGradCheck* out_grad_check(const Kernel& kernel) const {
+    if (out_grad_checks_.empty()) return nullptr;
+    const auto it = out_grad_checks_.find(kernel.sequence);
+    return it == out_grad_checks_.end() ? nullptr : &it->second;
+  }
+  std::size_t out_grad_check_count() const { return out_grad_checks_.size(); }
+  // Whether the loader knew the release's out= checks (a kernel without one
+  // then has none), even for operators a filtered load left out.
+  void mark_out_grad_checks_known() { out_grad_checks_known_ = true; }
+  bool out_grad_checks_known() const { return out_grad_checks_known_; }
   std::uint32_t registration_count() const { return sequence_; }
 
   // Manifests (or builtin names) loaded into this registry, in order.
@@ -279,6 +304,8 @@ class Registry {
   std::vector<int> fallback_slot_;  // by key: index into fallbacks_, or -1
   std::uint32_t sequence_ = 0;
   std::unordered_map<std::uint32_t, GeneratedCall> generated_calls_;  // by the kernel's sequence
+  std::unordered_map<std::uint32_t, OutGradCheck> out_grad_checks_;   // by the kernel's sequence
+  bool out_grad_checks_known_ = false;
 };
 
 // Registers without the signature check while in scope: PyTorch's own dumps

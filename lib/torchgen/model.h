@@ -92,7 +92,7 @@ struct DifferentiabilityInfo {
     bool conditions = false;
     bool any_false = false;  // a False entry: some output is not differentiable
     int line = 0;
-    std::vector<bool> values;  // per output (conditions count as True)
+    std::vector<bool> differentiable;  // per output: not False (a condition counts as True, as load_derivatives does)
   };
   std::optional<OutputDifferentiability> output_differentiability;
   // derivatives.yaml `dispatch:` keys (Default when absent) -> has a real formula.

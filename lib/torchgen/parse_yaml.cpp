@@ -268,7 +268,7 @@ void read_output_differentiability(const YAML::Node& entry, DifferentiabilityInf
                                                                       v.Scalar() == "true" || v.Scalar() == "false"));
       const bool is_false = v.IsScalar() && (v.Scalar() == "False" || v.Scalar() == "false");
       written.any_false = written.any_false || is_false;
-      written.values.push_back(!is_false);
+      written.differentiable.push_back(!is_false);
     }
     info.output_differentiability = written;
   }

@@ -214,8 +214,8 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
   size_t outputs = 0;
   const auto& od = info.output_differentiability;
   if (od && !od->conditions) {
-    if (od->values.size() != names.size()) return;  // output-differentiability-length
-    outputs = static_cast<size_t>(std::count(od->values.begin(), od->values.end(), true));
+    if (od->differentiable.size() != names.size()) return;  // output-differentiability-length
+    outputs = static_cast<size_t>(std::count(od->differentiable.begin(), od->differentiable.end(), true));
   } else if (od) {
     outputs = 1;
   } else {

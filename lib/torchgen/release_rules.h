@@ -77,7 +77,9 @@ struct ReleaseRules {
   // FUNCTIONAL_OPS_THAT_CANNOT_GET_AN_OUT_VARIANT, "name.overload").
   std::set<std::string> ops_without_out_variant;
   // gen_variable_type's DONT_REQUIRE_DERIVATIVE (base or cpp names): a formula
-  // for one of them is refused ("derivative ignored"). Empty as above.
+  // for one of them is refused ("derivative ignored"), and an out= one's
+  // generated autograd kernel refuses no argument that requires grad
+  // (out_grad_checks.h).
   std::set<std::string> dont_require_derivative;
   // NativeFunction.__post_init__: "dropout" in an argument's name makes an
   // operator random (needs the nondeterministic_seeded tag), not only in its name.

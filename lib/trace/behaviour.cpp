@@ -177,6 +177,7 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
     b.assumed = "generated in-place autograd kernels (VariableTypeUtils.h check_inplace)";
     return b;
   }
+  if (auto refusal = out_grad_refusal(registry, op, row, facts)) return *refusal;
   if (row.rule != Rule::BackendFallback) {
     Behaviour b = autograd_kernel_behaviour(cat, kind, row.key, facts.grad_mode,
                                             "default for " + std::string(kind.kind_words));
@@ -186,10 +187,13 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
                           ") raises its own error first (its code decides)";
     else if (generated && facts.grad_mode && facts.any_requires_grad)
       b.may_raise_first =
-          is_out_operator(op)
+          is_out_operator(op) && registry.out_grad_checks_known()
+              ? "the generated autograd kernel of " + op.name + " may raise its own error first (the release's "
+                    "derivatives.yaml gives it no out= check that these arguments fail)"
+          : is_out_operator(op)
               ? "the generated autograd kernel of " + op.name + " first refuses the inputs that require grad (\"" +
                     out_requires_grad_error(op.name) + "\"), as it does when the operator is differentiable "
-                    "(torchgen's derivatives.yaml, which no registry carries)"
+                    "(torchgen's derivatives.yaml, which this registry does not carry)"
               : "the generated autograd kernel of " + op.name +
                     " raises its own error first while setting up the backward (saving inputs, their sizes or "
                     "strides: a nested tensor has no sizes, a sparse one no strides)";

@@ -43,6 +43,7 @@ struct CallFacts {
   bool any_requires_grad = false;        // some tensor argument requires grad
   bool writes_inference_tensor = false;  // a written argument is an inference tensor, outside inference mode
   bool writes_leaf = false;              // a written argument (in place or out=) is a leaf that requires grad
+  std::vector<bool> requires_grad;       // per tensor argument, in the call's order
 };
 
 // `facts.self_leaf_requires_grad`: generated in-place autograd kernels refuse

@@ -72,6 +72,60 @@ std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given
   return written;
 }
 
+std::vector<std::string> tensor_argument_names(const Operator& op, std::size_t given) {
+  std::vector<std::string> names;
+  if (!op.schema) return names;
+  const auto parsed = parse_function_schema(op.schema->text, {true});
+  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  if (!schema) return names;
+  std::size_t single = 0;
+  for (const auto& a : schema->arguments) single += a.type.tensor_like() && !a.type.tensor_list();
+  const std::size_t in_lists = given > single ? given - single : 0;
+  for (const auto& a : schema->arguments)
+    if (a.type.tensor_like()) names.insert(names.end(), a.type.tensor_list() ? in_lists : 1, a.name);
+  return names;
+}
+
+namespace {
+
+// Whether a tensor of the call named in the comma-separated `names` requires grad.
+bool named_tensor_requires_grad(const std::vector<std::string>& tensor_names, const std::vector<bool>& requires_grad,
+                                std::string_view names) {
+  for (std::size_t i = 0; i < tensor_names.size() && i < requires_grad.size(); ++i) {
+    if (!requires_grad[i]) continue;
+    std::string_view rest = names;
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      if (rest.substr(0, comma) == tensor_names[i]) return true;
+      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Behaviour> out_grad_refusal(const Registry& registry, const Operator& op, const Row& row,
+                                          const CallFacts& facts) {
+  if (!facts.grad_mode || !row.kernel || !is_generated_autograd_kernel(row)) return std::nullopt;
+  const OutGradCheck* check = registry.out_grad_check(*row.kernel);
+  if (!check) return std::nullopt;
+  const std::vector<std::string> names = tensor_argument_names(op, facts.requires_grad.size());
+  const bool input = named_tensor_requires_grad(names, facts.requires_grad, check->inputs);
+  if (!input && !named_tensor_requires_grad(names, facts.requires_grad, check->outputs)) return std::nullopt;
+  Behaviour b;
+  b.action = HopAction::Raise;
+  b.error_type = "RuntimeError";
+  b.error = out_requires_grad_error(op.name);
+  b.does = "the generated autograd kernel of " + std::string(op.name) +
+           " (differentiable by the release's derivatives.yaml) refuses " +
+           (input ? "a differentiable input (" + std::string(check->inputs) + ")"
+                  : "an out= argument (" + std::string(check->outputs) + ")") +
+           " that requires grad (compute_requires_grad, then throw_error_out_requires_grad)";
+  b.assumed = "torchgen's generated autograd kernels of out= operators (gen_variable_type: requires_derivative)";
+  return b;
+}
+
 bool is_out_operator(const Operator& op) {
   if (!op.schema) return false;
   const auto parsed = parse_function_schema(op.schema->text, {true});

@@ -60,7 +60,10 @@ CallFacts facts_of(const Operator& op, const std::vector<TensorArg>& args, const
   CallFacts facts;
   facts.grad_mode = setup.grad_mode;
   facts.self_leaf_requires_grad = !args.empty() && args[0].leaf;
-  for (const auto& a : args) facts.any_requires_grad = facts.any_requires_grad || a.requires_grad;
+  for (const auto& a : args) {
+    facts.any_requires_grad = facts.any_requires_grad || a.requires_grad;
+    facts.requires_grad.push_back(a.requires_grad);
+  }
   facts.writes_inference_tensor = writes_inference_tensor(op, args, setup.inference_mode);
   const std::vector<bool> written = written_tensor_arguments(op, args.size());
   for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)

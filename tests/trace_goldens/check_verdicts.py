@@ -60,7 +60,8 @@ import sys
 import tempfile
 
 here = pathlib.Path(__file__).parent
-MIN_SHARE = 0.90
+# Today: 557/561 (99.3%) and 577/585 (98.6%); a regression below 98% fails.
+MIN_SHARE = 0.98
 
 MISSING_KERNEL = re.compile(r"^Could not run '([^']+)' with arguments from the '([^']+)' backend\.")
 DISPATCHER_ERRORS = [
@@ -199,7 +200,7 @@ def check(dispatchctl, golden_name, listing):
           f"code that runs first decided (trace's error_caveat)")
     if share < MIN_SHARE:
         wrong.append(f"only {100 * share:.1f}% of the dispatcher's and generated kernels' errors predicted, "
-                     f"expected at least {100 * MIN_SHARE:.0f}%")
+                     f"expected at least {100 * MIN_SHARE:.1f}%")
     for line in {"missed": missed, "wrong": wrong, "assumed": assumed_calls}.get(listing, []):
         print(f"{listing}: {line}")
     return wrong

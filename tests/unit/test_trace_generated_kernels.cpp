@@ -103,21 +103,28 @@ TEST_CASE("trace: the autograd-not-implemented kernel refuses a written leaf tha
   CHECK(no_grad.assumed);  // live 1.13.1: the CPU kernel refuses Float ("bitwise_and_cpu" not implemented)
 }
 
-TEST_CASE("trace: an out= call with an input that requires grad is not claimed either way") {
+TEST_CASE("trace: a differentiable out= operator refuses arguments that require grad") {
   // Live 1.13.1 raises "add(): functions with out=... arguments don't support
-  // automatic differentiation ..." because add is differentiable, which no
-  // registry says (argmax.out returns): the return stays assumed ...
-  const Trace cpu = traced("aten::add.out", {"cpu:requires_grad", "cpu:requires_grad", "cpu:requires_grad"});
-  CHECK(cpu.outcome == Trace::Outcome::Completed);
-  CHECK(cpu.assumed);
-  // ... and a missing kernel further down is a certain raise whose text may be the autograd kernel's.
-  const Trace nested = traced("aten::add.out", {"nested_cpu:requires_grad", "nested_cpu:requires_grad",
-                                                "nested_cpu:requires_grad"});
-  CHECK(nested.outcome == Trace::Outcome::Raised);
-  CHECK(nested.error_caveat.find(out_requires_grad_error("aten::add.out")) != std::string::npos);
+  // automatic differentiation ..." (add is differentiable by derivatives.yaml,
+  // which builtin:1.13.1 carries as Registry::out_grad_check) for an input ...
+  const Trace input = traced("aten::add.out", {"cpu:requires_grad", "cpu", "cpu"});
+  CHECK(input.outcome == Trace::Outcome::Raised);
+  CHECK_FALSE(input.assumed);
+  CHECK(rows(input) == std::vector<std::string>{"AutogradCPU"});
+  CHECK(input.hops.back().error == out_requires_grad_error("aten::add.out"));
   CHECK(out_requires_grad_error("aten::add.out") ==
         "add(): functions with out=... arguments don't support automatic differentiation, but one of the "
         "arguments requires grad.");
+  // ... and for the out= argument alone, before any kernel below runs (nested: no NestedTensorCPU kernel).
+  const Trace out = traced("aten::add.out", {"nested_cpu", "nested_cpu", "nested_cpu:leaf"});
+  CHECK(out.outcome == Trace::Outcome::Raised);
+  CHECK(out.hops.back().error == out_requires_grad_error("aten::add.out"));
+  // compute_requires_grad honours GradMode: under no_grad the call goes on.
+  const Trace no_grad = traced("aten::add.out", {"cpu:leaf", "cpu:leaf", "cpu:leaf"}, true);
+  CHECK(no_grad.outcome == Trace::Outcome::Completed);
+  // argmax is in DONT_REQUIRE_DERIVATIVE: live 1.13.1 returns.
+  const Trace argmax = traced("aten::argmax.out", {"cpu:requires_grad", "cpu"});
+  CHECK(argmax.outcome == Trace::Outcome::Completed);
 }
 
 TEST_CASE("trace: a hand-written autograd kernel may raise before the call goes on") {

@@ -2,8 +2,10 @@
 // and fallbacks.json with the text loaders and writes its pack (lib/builtin/pack.h), which the
 // binary embeds. Parsing here, once, is what makes start-up cheap. With the
 // release's torchgen YAML (TORCHGEN_DIR), the pack also records what its
-// generated composite kernels call (torchgen/generated_calls.h).
-//   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR]
+// generated composite kernels call (torchgen/generated_calls.h) and, with its
+// derivatives.yaml (in TORCHGEN_DIR or given as DERIVATIVES_YAML), what the
+// generated autograd kernels of out= operators check (torchgen/out_grad_checks.h).
+//   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR [DERIVATIVES_YAML]]
 #include <cstdio>
 
 #include "builtin/builtin.h"
@@ -11,6 +13,7 @@
 #include "keys/profile.h"
 #include "registry/torch_dump.h"
 #include "torchgen/generated_calls.h"
+#include "torchgen/out_grad_checks.h"
 #include "util/errors.h"
 #include "util/file_io.h"
 
@@ -24,8 +27,8 @@ const std::vector<BuiltinRegistry>& builtin_registries() {
 
 int main(int argc, char** argv) {
   using namespace dispatchctl;
-  if (argc != 3 && argc != 4) {
-    std::fprintf(stderr, "usage: %s DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR]\n", argv[0]);
+  if (argc < 3 || argc > 5) {
+    std::fprintf(stderr, "usage: %s DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR [DERIVATIVES_YAML]]\n", argv[0]);
     return 2;
   }
   try {
@@ -36,9 +39,14 @@ int main(int argc, char** argv) {
     import_torch_fallbacks(registry, read_input_file(dir + "/fallbacks.json"), dir + "/fallbacks.json");
     const std::string state = read_input_file(dir + "/registry_state.txt.gz");
     import_torch_state(registry, state, dir + "/registry_state.txt.gz");
-    if (argc == 4) {
-      const std::size_t calls = torchgen::record_generated_calls(registry, torchgen::read_torchgen_inputs(argv[3]));
+    if (argc >= 4) {
+      torchgen::TorchgenInputs inputs = torchgen::read_torchgen_inputs(argv[3]);
+      const std::size_t calls = torchgen::record_generated_calls(registry, inputs);
       std::printf("%s: %zu generated composite kernels call another operator\n", dir.c_str(), calls);
+      if (argc == 5) inputs.derivatives = torchgen::YamlSource{argv[4], read_input_file(argv[4])};
+      const std::size_t checks = torchgen::record_out_grad_checks(registry, inputs);
+      std::printf("%s: %zu generated autograd kernels of out= operators refuse arguments that require grad\n",
+                  dir.c_str(), checks);
     }
     write_file_atomically(argv[2], write_pack(registry));
   } catch (const InputError& e) {
