@@ -24,14 +24,12 @@ std::vector<std::string> split_names(const std::string& names) {
   return out;
 }
 
-// load_derivatives: the names whose formula is `non_differentiable`
-// (collect_formula_keys keeps every key but only the other formulas).
+// load_derivatives: the names whose formula is `non_differentiable`.
 std::set<std::string> non_differentiable_names(const DifferentiabilityInfo& info) {
-  std::set<std::string> with_formula, out;
-  for (const auto& formula : info.formulas) with_formula.insert(formula.names);
-  for (const auto& [names, line] : info.formula_keys)
-    if (!with_formula.count(names))
-      for (const std::string& name : split_names(names)) out.insert(name);
+  std::set<std::string> out;
+  for (const auto& formula : info.formulas)
+    if (formula.non_differentiable)
+      for (const std::string& name : split_names(formula.names)) out.insert(name);
   return out;
 }
 
