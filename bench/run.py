@@ -97,6 +97,16 @@ def core_rows(tool, runs):
                  "<= 150 ms CPU"))
     rows.append(("report (HTML page, builtin 2.14.1)",
                  measure([tool, "report", "-m", "builtin:2.14.1"], runs), "all tables", ""))
+    # trace --calls over the 2,050 recorded real calls (issue 22), one process.
+    sys.path.insert(0, os.path.join(ROOT, "tests", "trace_goldens"))
+    from check_verdicts import request
+    golden = json.load(open(os.path.join(ROOT, "tests", "trace_goldens", "real_calls_1.13.1.json")))
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as calls:
+        calls.writelines(json.dumps(request(c)) + "\n" for c in golden["calls"])
+    rows.append((f"trace --calls ({len(golden['calls'])} real calls, builtin:1.13.1)",
+                 measure([tool, "trace", "--calls", calls.name, "-m", "builtin:1.13.1"], runs, (0, 1)),
+                 "", ""))
+    os.unlink(calls.name)
     for version in ("1.13.1", "2.14.1"):
         # Exit 1: the real registries have findings.
         rows.append((f"check builtin:{version}", measure([tool, "check", f"builtin:{version}"], runs, (0, 1)),
