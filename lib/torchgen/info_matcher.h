@@ -13,6 +13,23 @@
 
 namespace dispatchctl::torchgen {
 
+// A derivatives.yaml key's names ("self, other" -> {"self", "other"}), each
+// trimmed of spaces, as load_derivatives' split_names reads them.
+inline std::vector<std::string> split_formula_names(const std::string& key) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= key.size()) {
+    size_t comma = key.find(',', start);
+    if (comma == std::string::npos) comma = key.size();
+    std::string name = key.substr(start, comma - start);
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    names.push_back(name);
+    start = comma + 1;
+  }
+  return names;
+}
+
 // cpp.name(): the base name, "_out" for out= (and scratch) ops.
 inline std::string cpp_name(const FunctionSchema& s) {
   return std::string(unqualified_name(s)) + (is_out_fn(s) ? "_out" : "");

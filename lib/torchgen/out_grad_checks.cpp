@@ -9,27 +9,12 @@
 namespace dispatchctl::torchgen {
 namespace {
 
-std::vector<std::string> split_names(const std::string& names) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= names.size()) {
-    size_t end = names.find(',', start);
-    if (end == std::string::npos) end = names.size();
-    std::string name = names.substr(start, end - start);
-    name.erase(0, name.find_first_not_of(' '));
-    name.erase(name.find_last_not_of(' ') + 1);
-    if (!name.empty()) out.push_back(name);
-    start = end + 1;
-  }
-  return out;
-}
-
 // load_derivatives: the names whose formula is `non_differentiable`.
 std::set<std::string> non_differentiable_names(const DifferentiabilityInfo& info) {
   std::set<std::string> out;
   for (const auto& formula : info.formulas)
     if (formula.non_differentiable)
-      for (const std::string& name : split_names(formula.names)) out.insert(name);
+      for (const std::string& name : split_formula_names(formula.names)) out.insert(name);
   return out;
 }
 

@@ -24,25 +24,6 @@
 namespace dispatchctl::torchgen {
 namespace {
 
-std::vector<std::string> split_names(const std::string& raw) {
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= raw.size()) {
-    size_t comma = raw.find(',', start);
-    if (comma == std::string::npos) comma = raw.size();
-    std::string n = raw.substr(start, comma - start);
-    n.erase(0, n.find_first_not_of(' '));
-    n.erase(n.find_last_not_of(' ') + 1);
-    names.push_back(n);
-    start = comma + 1;
-  }
-  return names;
-}
-
-bool is_argument_name(const FunctionSchema& s, const std::string& name) {
-  if (name == "options" && has_tensor_options(s)) return true;
-  return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == name; });
-}
 
 // One dispatch key's formulas of an entry, split as set_up_derivatives does.
 struct KeyFormulas {
@@ -54,7 +35,7 @@ KeyFormulas formulas_at(const DifferentiabilityInfo& info, const std::string& ke
   KeyFormulas k;
   for (const auto& formula : info.formulas) {
     if (formula.key != key) continue;
-    const std::vector<std::string> names = split_names(formula.names);
+    const std::vector<std::string> names = split_formula_names(formula.names);
     if (!is_argument_name(info.func, names.front())) {
       k.forward.push_back(&formula);
     } else if (formula.non_differentiable) {
@@ -145,7 +126,7 @@ class EntryChecks {
                  "The forward formula for " + name + " is using the base name of the " + a->name +
                      " argument which is ambiguous. You should use " + a->name + "_p to access the primal value "
                      "and " + a->name + "_t to access the tangent.");
-      const bool single = k.forward.size() == 1 && split_names(k.forward[0]->names).size() == 1;
+      const bool single = k.forward.size() == 1 && split_formula_names(k.forward[0]->names).size() == 1;
       if (formula->text == "auto_element_wise" &&
           (schema_kind(info_.func) == SchemaKind::Inplace || with_derivatives.size() != 1 || !single ||
            k.backward.size() != 1))
@@ -197,7 +178,7 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
     if (!is_out_argument(a) && is_tensor_like(a.type) && !k.non_differentiable.count(a.name)) inputs.push_back(a.name);
   std::set<std::string> backward_names;
   for (const auto* formula : k.backward)
-    for (const auto& n : split_names(formula->names)) backward_names.insert(n);
+    for (const auto& n : split_formula_names(formula->names)) backward_names.insert(n);
   const bool has_derivatives = std::any_of(info.func.arguments.begin(), info.func.arguments.end(),
                                            [&](const SchemaArgument& a) { return k.derived.count(a.name) != 0; });
   if (!has_derivatives && !f.is_abstract_for_autograd()) return;  // use_derived: no VariableType kernel
@@ -236,7 +217,7 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
                       ")");
   if (!requires_derivative || k.forward.empty()) return;
   size_t forward_names = 0;
-  for (const auto* formula : k.forward) forward_names += split_names(formula->names).size();
+  for (const auto* formula : k.forward) forward_names += split_formula_names(formula->names).size();
   if (forward_names != outputs)
     checks.refuse(k.forward.front()->line, "forward-formula-count",
                   "Expected the number of forward derivatives implemented (" + std::to_string(forward_names) +
@@ -260,6 +241,11 @@ void check_foreach_outputs(const NativeFunction& f, const TorchgenModel& model, 
 }
 
 }  // namespace
+
+bool is_argument_name(const FunctionSchema& s, const std::string& name) {
+  if (name == "options" && has_tensor_options(s)) return true;
+  return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == name; });
+}
 
 void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;

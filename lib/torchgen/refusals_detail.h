@@ -28,6 +28,9 @@ void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::
 // load_derivatives' IDENT_REGEX r"(^|\W){ident}($|\W)" matches in formula;
 // the i of each grads[i] (GRAD_INDEX_REGEX).
 bool uses_ident(const std::string& formula, const std::string& ident);
+// A derivatives.yaml name that is one of the operator's arguments (`options`
+// stands for the TensorOptions arguments) (refusals_autograd.cpp).
+bool is_argument_name(const FunctionSchema& s, const std::string& name);
 std::vector<int> grads_indices(const std::string& formula);
 
 }  // namespace dispatchctl::torchgen

@@ -141,22 +141,8 @@ namespace {
 // is_forward_derivative_definition + create_forward_derivative: a key whose
 // first name is no argument is a forward formula and must name an output.
 bool names_something(const std::string& key, const FunctionSchema& s) {
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= key.size()) {
-    size_t comma = key.find(',', start);
-    if (comma == std::string::npos) comma = key.size();
-    std::string n = key.substr(start, comma - start);
-    n.erase(0, n.find_first_not_of(' '));
-    n.erase(n.find_last_not_of(' ') + 1);
-    names.push_back(n);
-    start = comma + 1;
-  }
-  auto is_argument = [&](const std::string& n) {
-    if (n == "options" && has_tensor_options(s)) return true;
-    return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == n; });
-  };
-  if (is_argument(names.front())) return true;
+  const std::vector<std::string> names = split_formula_names(key);
+  if (is_argument_name(s, names.front())) return true;
   static const std::regex indexed_result("^result\\d+$");
   for (const auto& n : names) {
     if (std::any_of(s.returns.begin(), s.returns.end(), [&](const SchemaArgument& r) { return r.name == n; }))
