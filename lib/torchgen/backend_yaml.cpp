@@ -3,8 +3,10 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
+#include "torchgen/backend_stub_wrappers.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/suggest.h"
@@ -81,6 +83,31 @@ void check_not_mixed(const YamlSource& source, const Registry& registry,
            "but " + op.substr(6) + " is listed under \"autograd\".");
 }
 
+// use_out_as_primary and device_guard: a YAML bool (gen_backend_stubs asserts isinstance bool), default false.
+bool boolean_field(const YamlSource& source, const YAML::Node& root, const char* field) {
+  const YAML::Node node = root[field];
+  if (!node) return false;
+  bool value = false;
+  if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value))
+    fail(source.path, line_of(node), std::string("You must provide either True or False for ") + field +
+                                         "; write " + field + ": True or " + field + ": False");
+  return value;
+}
+
+// NamespaceHelper(cpp_namespace, max_level=2): deeper namespaces make the generator fail.
+void check_namespace_depth(const YamlSource& source, const YAML::Node& node) {
+  constexpr int k_max_levels = 2;
+  if (!node.IsScalar()) fail(source.path, line_of(node), "expected \"cpp_namespace\" to be a C++ namespace");
+  const std::string ns = node.Scalar();
+  int levels = 1;
+  for (size_t at = ns.find("::"); at != std::string::npos; at = ns.find("::", at + 2)) ++levels;
+  if (levels > k_max_levels)
+    fail(source.path, line_of(node),
+         "Codegen doesn't support more than " + std::to_string(k_max_levels) +
+             " level(s) of custom namespace. Got " + ns + "; use at most two levels, e.g. " +
+             ns.substr(ns.rfind("::") + 2) + "::native");
+}
+
 YAML::Node load(const YamlSource& source) {
   try {
     YAML::Node root = YAML::Load(source.text);
@@ -124,6 +151,10 @@ std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const
   if (!root["cpp_namespace"]) fail(source.path, line_of(root), "You must provide a value for \"cpp_namespace\"");
   const std::string backend = backend_node.Scalar();
 
+  const bool out_as_primary = boolean_field(source, root, "use_out_as_primary");
+  boolean_field(source, root, "device_guard");
+  check_namespace_depth(source, root["cpp_namespace"]);
+
   BackendYamlReader reader{source, registry, only, {}};
   auto forward = reader.op_list(root, "supported");
   for (auto& op : reader.op_list(root, "full_codegen")) forward.push_back(op);
@@ -131,20 +162,33 @@ std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const
 
   check_not_mixed(source, registry, forward, backward);
   std::vector<PredictedRegistration> out;
-  const std::string generator = "Register" + backend + ".cpp";
-  if (!forward.empty()) {
-    const std::string key = reader.key_named(
-        backend, line_of(backend_node),
-        "The provided value for \"backend\" must be a valid DispatchKey, but got " + backend + ".");
-    for (const auto& [op, line] : forward) out.push_back({op, key, "backend-supported", generator, {source.path, line}});
-  }
-  if (!backward.empty()) {
-    const std::string key = reader.key_named(
+  std::string autograd_key;
+  if (!backward.empty())
+    autograd_key = reader.key_named(
         "Autograd" + backend, line_of(root["autograd"]),
         "The \"autograd\" key was specified, which indicates that you would like to override the behavior of "
         "autograd for some operators on your backend. However \"Autograd" + backend + "\" is not a valid DispatchKey.");
-    for (const auto& [op, line] : backward) out.push_back({op, key, "backend-autograd", generator, {source.path, line}});
-  }
+  // gen_backend_stubs.run returns before writing any file when "supported"
+  // (with full_codegen) is empty: autograd entries alone register nothing.
+  if (forward.empty()) return out;
+  const std::string key = reader.key_named(
+      backend, line_of(backend_node),
+      "The provided value for \"backend\" must be a valid DispatchKey, but got " + backend + ".");
+  // Each key's Register<Key>.cpp: the listed kernels (a repeat is one entry of
+  // the backend index), then the wrappers around listed functional kernels,
+  // which use_out_as_primary turns off.
+  auto add_key = [&](const std::vector<std::pair<std::string, int>>& listed, const std::string& at,
+                     const char* listed_rule, const char* wrapper_rule) {
+    const std::string generator = "Register" + at + ".cpp";
+    std::set<std::string> seen;
+    for (const auto& [op, line] : listed)
+      if (seen.insert(op).second) out.push_back({op, at, listed_rule, generator, {source.path, line}});
+    if (out_as_primary) return;
+    for (const auto& w : stub_wrappers(registry, listed, source.path))
+      out.push_back({w.op, at, wrapper_rule, generator, {source.path, w.line}});
+  };
+  add_key(forward, key, "backend-supported", "backend-wrapper");
+  if (!backward.empty()) add_key(backward, autograd_key, "backend-autograd", "autograd-wrapper");
   return out;
 }
 }  // namespace
