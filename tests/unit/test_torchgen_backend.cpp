@@ -27,16 +27,31 @@ TEST_CASE("backend YAML: supported and full_codegen at the backend key, autograd
   const auto r = parse(
       "backend: XLA\ncpp_namespace: torch_xla\nsupported:\n  - add.Tensor\n  - abs\nfull_codegen:\n  - relu\n"
       "autograd:\n  - max_pool2d\nir_gen:\n  - selu\nsymint:\n  - empty.memory_format\n");
-  REQUIRE(r.size() == 4);
+  // The listed kernels, then the out= and in-place wrappers of each listed
+  // functional op's group (max_pool2d has no out= variant: no group).
+  REQUIRE(r.size() == 10);
   CHECK(r[0].op == "aten::add.Tensor");
   CHECK(r[0].key == "XLA");
   CHECK(r[0].loc.line == 4);
   CHECK(r[0].rule == "backend-supported");
   CHECK(r[2].op == "aten::relu");
   CHECK(r[2].key == "XLA");
-  CHECK(r[3].op == "aten::max_pool2d");
-  CHECK(r[3].key == "AutogradXLA");
-  CHECK(r[3].loc.line == 9);
+  CHECK(r[3].op == "aten::add.out");
+  CHECK(r[3].rule == "backend-wrapper");
+  CHECK(r[3].loc.line == 4);
+  CHECK(r[4].op == "aten::add_.Tensor");
+  CHECK(r[8].op == "aten::relu_");
+  CHECK(r[8].loc.line == 7);
+  CHECK(r[9].op == "aten::max_pool2d");
+  CHECK(r[9].key == "AutogradXLA");
+  CHECK(r[9].loc.line == 9);
+}
+
+TEST_CASE("backend YAML: use_out_as_primary turns the wrappers off; autograd entries alone register nothing") {
+  CHECK(parse("backend: XLA\ncpp_namespace: x\nuse_out_as_primary: True\nsupported: [relu]\n").size() == 1);
+  CHECK(parse("backend: XLA\ncpp_namespace: x\nautograd: [relu]\n").empty());
+  CHECK(error_of("backend: XLA\ncpp_namespace: x\ndevice_guard: yes please\nsupported: [relu]\n").find(
+            "xla_native_functions.yaml:3: You must provide either True or False for device_guard") == 0);
 }
 
 TEST_CASE("backend YAML: PrivateUse1 registers at PrivateUse1 and AutogradPrivateUse1 through -m") {
