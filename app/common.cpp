@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -25,6 +26,7 @@
 #include "util/suggest.h"
 #include "util/wrap.h"
 #include "util/join.h"
+#include "util/parse_number.h"
 
 namespace dispatchctl::cli {
 
@@ -166,8 +168,11 @@ bool stdout_is_color_terminal() {
 size_t output_width() {
   // COLUMNS first: the user's explicit choice (and what tests set).
   if (const char* columns = std::getenv("COLUMNS"); columns && *columns) {
-    const long n = std::strtol(columns, nullptr, 10);
-    if (n > 0) return static_cast<size_t>(std::max(40L, std::min(n, 1000L)));
+    // Any positive number, clamped; a number too big for long is as wide as the limit.
+    const std::string_view text = columns;
+    const auto n = parse_integer<long>(text, 1, std::numeric_limits<long>::max());
+    const bool huge = !n && text.find_first_not_of("0123456789") == std::string_view::npos;
+    if (n || huge) return static_cast<size_t>(std::max(40L, std::min(n.value_or(1000L), 1000L)));
   }
   struct winsize size {};
   if (isatty(fileno(stdout)) && ioctl(fileno(stdout), TIOCGWINSZ, &size) == 0 && size.ws_col > 0)

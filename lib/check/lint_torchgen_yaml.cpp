@@ -1,7 +1,7 @@
 #include "check/lint_torchgen_yaml.h"
 #include "builtin/builtin_catalogues.h"
 
-#include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -13,6 +13,7 @@
 #include "torchgen/refusals.h"
 #include "util/file_io.h"
 #include "util/errors.h"
+#include "util/parse_number.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -43,10 +44,12 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
                               inputs.derivatives ? &*inputs.derivatives : nullptr}) {
     if (!s || what.rfind(s->path + ":", 0) != 0) continue;
     f.location.file = s->path;
-    const char* rest = what.c_str() + s->path.size() + 1;
-    char* end = nullptr;
-    f.location.line = static_cast<int>(std::strtol(rest, &end, 10));
-    f.message = end && end[0] == ':' ? std::string(end + 1 + (end[1] == ' ')) : std::string(rest);
+    const std::string_view rest = std::string_view(what).substr(s->path.size() + 1);
+    const size_t colon = rest.find(':');
+    const auto line = parse_integer<int>(rest.substr(0, colon), 0, std::numeric_limits<int>::max());
+    f.location.line = line.value_or(0);
+    f.message = line ? std::string(rest.substr(colon + 1 + (rest.substr(colon + 1).starts_with(' ') ? 1 : 0)))
+                     : std::string(rest);
   }
   if (f.location.file.empty()) f.location.file = inputs.native_functions.path;
   return f;

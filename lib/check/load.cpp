@@ -2,6 +2,7 @@
 #include "builtin/builtin_catalogues.h"
 
 #include <cctype>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -13,6 +14,7 @@
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/json_locate.h"
+#include "util/parse_number.h"
 
 namespace dispatchctl {
 namespace {
@@ -43,8 +45,10 @@ Finding load_error(const std::string& source, const std::string& message) {
   if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) {
     size_t a = rest.find(':'), b = a == std::string::npos ? a : rest.find(':', a + 1);
     if (b != std::string::npos) {
-      f.location.line = std::atoi(rest.c_str());
-      f.location.column = std::atoi(rest.c_str() + a + 1);
+      const std::string_view text = rest;
+      f.location.line = parse_integer<int>(text.substr(0, a), 0, std::numeric_limits<int>::max()).value_or(0);
+      f.location.column =
+          parse_integer<int>(text.substr(a + 1, b - a - 1), 0, std::numeric_limits<int>::max()).value_or(0);
       rest = rest.substr(b + 1);
     }
   } else if (rest.rfind(" /", 0) == 0) {

@@ -1,8 +1,10 @@
 #include "load/export_generated_calls.h"
 
-#include <cstdio>
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/log.h"
+#include "util/parse_number.h"
 
 namespace dispatchctl {
 namespace {
@@ -22,14 +25,28 @@ constexpr std::string_view k_folder_line = "dispatchctl-export: torchgen YAML: "
 // (operator entry, kernel entry) of the manifest -> the JSON of its "generated_call".
 using CallsByEntry = std::map<std::pair<std::size_t, std::size_t>, std::string>;
 
+// "/operators/ENTRY/kernels/INDEX": where the manifest reader found the kernel.
+std::optional<std::pair<std::size_t, std::size_t>> manifest_kernel_entry(std::string_view pointer) {
+  constexpr std::string_view k_operators = "/operators/", k_kernels = "/kernels/";
+  if (!pointer.starts_with(k_operators)) return std::nullopt;
+  pointer.remove_prefix(k_operators.size());
+  const size_t slash = pointer.find('/');
+  if (slash == std::string_view::npos || !pointer.substr(slash).starts_with(k_kernels)) return std::nullopt;
+  const auto entry = parse_integer<std::size_t>(pointer.substr(0, slash), 0, SIZE_MAX);
+  const auto index = parse_integer<std::size_t>(pointer.substr(slash + k_kernels.size()), 0, SIZE_MAX);
+  if (!entry || !index) return std::nullopt;
+  return std::pair{*entry, *index};
+}
+
 CallsByEntry calls_by_entry(const Registry& registry) {
   CallsByEntry out;
   for (const Operator& op : registry.operators())
     for (const Kernel& kernel : op.registrations) {
       const GeneratedCall* call = registry.generated_call(kernel);
       if (!call) continue;
-      std::size_t entry = 0, index = 0;
-      if (std::sscanf(kernel.origin.pointer().c_str(), "/operators/%zu/kernels/%zu", &entry, &index) != 2) continue;
+      const auto at = manifest_kernel_entry(kernel.origin.pointer());
+      if (!at) continue;
+      const auto [entry, index] = *at;
       // Spaced as the exporter's json.dumps spaces the rest of the line.
       out[{entry, index}] = "{\"op\": " + nlohmann::json(std::string(call->callee)).dump() + ", \"kind\": \"" +
                             std::string(generated_call_kind_id(call->kind)) + "\"}";

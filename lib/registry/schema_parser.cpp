@@ -2,10 +2,12 @@
 
 #include <array>
 #include <cctype>
+#include <limits>
 #include <tuple>
 
 #include "registry/schema_parser_cursor.h"
 #include "registry/schema_parser_defaults.h"
+#include "util/parse_number.h"
 #include "util/suggest.h"
 
 namespace dispatchctl {
@@ -196,7 +198,12 @@ class Parser : TokenCursor {
       // A size hint (int[2]) can only occur at the argument level.
       a.type = SchemaType{SchemaType::Kind::List, "", {std::move(a.type)}};
       const Token& n = expect(Tok::Number);
-      a.size = std::atoi(std::string(n.text).c_str());
+      // PyTorch reads it with stoll and keeps the low 32 bits (int[4294967297] is int[1]): refused here.
+      const auto size = parse_integer<int>(n.text, 0, std::numeric_limits<int>::max());
+      if (!size)
+        fail(n, "list size " + std::string(n.text) + " is out of range",
+             "write a size from 0 to " + std::to_string(std::numeric_limits<int>::max()));
+      a.size = *size;
       expect(']');
       const std::string container = parse_alias();
       if (!container.empty()) a.alias = container;

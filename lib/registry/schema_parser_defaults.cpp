@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cerrno>
-#include <cstdlib>
+#include <charconv>
+#include <cstdint>
 #include <string>
+#include <system_error>
 
 namespace dispatchctl::schema_parsing {
 namespace {
@@ -83,9 +84,10 @@ DefaultKind parse_single(TokenCursor& c, DefaultKind kind, const SchemaType& rea
   if (negative) number.insert(number.begin(), '-');
   if (kind == DefaultKind::Complex || number.find('j') != std::string::npos) return DefaultKind::Complex;
   if (kind == DefaultKind::Float || number.find_first_of(".eE") != std::string::npos) return DefaultKind::Float;
-  errno = 0;
-  (void)std::strtoll(number.c_str(), nullptr, 10);
-  if (errno == ERANGE) c.fail(n, "default value " + number + " does not fit in int64");
+  // Only the range is checked: like PyTorch's stoll, the digits read are the number ("0x10" is 0).
+  std::int64_t value = 0;
+  if (std::from_chars(number.data(), number.data() + number.size(), value).ec == std::errc::result_out_of_range)
+    c.fail(n, "default value " + number + " does not fit in int64");
   return DefaultKind::Int;
 }
 

@@ -1,10 +1,10 @@
 #include "torchgen/out_grad_checks.h"
 
-#include <regex>
 #include <set>
 
 #include "torchgen/generated_calls.h"
 #include "torchgen/info_matcher.h"
+#include "torchgen/refusals_detail.h"  // uses_ident: load_derivatives' IDENT_REGEX, written once
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -21,9 +21,8 @@ std::set<std::string> non_differentiable_names(const DifferentiabilityInfo& info
 // uses_single_grad: a backward formula (not a forward `result` one) of the
 // key names `grad`, so only the first candidate output is differentiable.
 bool uses_single_grad(const DifferentiabilityInfo& info, const std::string& key) {
-  static const std::regex grad(R"((^|\W)grad($|\W))");
   for (const auto& formula : info.formulas)
-    if (formula.key == key && !formula.names.starts_with("result") && std::regex_search(formula.text, grad))
+    if (formula.key == key && !formula.names.starts_with("result") && uses_ident(formula.text, "grad"))
       return true;
   return false;
 }

@@ -109,8 +109,8 @@ class EntryChecks {
         refuse(formula->line, "derivative-size-api",
                ".strides() is not supported in derivative formulas. Instead, please use the SymInt version, "
                ".sym_strides(). formula=" + t);
-      for (int i : grads_indices(t))
-        if (static_cast<size_t>(i) >= info_.func.returns.size())
+      for (size_t i : grads_indices(t))
+        if (i >= info_.func.returns.size())
           refuse(formula->line, "grads-out-of-bounds",
                  "Out of bounds grads access: derivative formula for " + name + " used grads[" + std::to_string(i) +
                      "], but the forward only returns " + std::to_string(info_.func.returns.size()) + " outputs.");

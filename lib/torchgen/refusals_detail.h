@@ -31,6 +31,6 @@ bool uses_ident(const std::string& formula, const std::string& ident);
 // A derivatives.yaml name that is one of the operator's arguments (`options`
 // stands for the TensorOptions arguments) (refusals_autograd.cpp).
 bool is_argument_name(const FunctionSchema& s, const std::string& name);
-std::vector<int> grads_indices(const std::string& formula);
+std::vector<size_t> grads_indices(const std::string& formula);
 
 }  // namespace dispatchctl::torchgen

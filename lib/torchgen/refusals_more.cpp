@@ -16,10 +16,12 @@
 // python_reserved_keywords (2.x only), inplace_view_not_views / set_is_not_a_view.
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <set>
 
 #include "torchgen/refusals_detail.h"
 #include "util/join.h"
+#include "util/parse_number.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -66,7 +68,7 @@ bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c
 // share them. Without std::regex: thousands of formulas are read per load.
 struct IdentMatches {
   size_t count = 0;
-  std::vector<int> indices;  // the i of each grads[i] (indexed only)
+  std::vector<size_t> indices;  // the i of each grads[i] (indexed only)
 };
 
 IdentMatches find_ident(const std::string& text, const std::string& ident, bool indexed) {
@@ -93,7 +95,10 @@ IdentMatches find_ident(const std::string& text, const std::string& ident, bool 
       continue;
     }
     ++out.count;
-    if (indexed) out.indices.push_back(std::stoi(digits));
+    // Python's int() has no limit: an index past size_t is as out of bounds as SIZE_MAX.
+    if (indexed)
+      out.indices.push_back(
+          parse_integer<size_t>(digits, 0, std::numeric_limits<size_t>::max()).value_or(std::numeric_limits<size_t>::max()));
     pos = end;
   }
   return out;
@@ -102,7 +107,7 @@ IdentMatches find_ident(const std::string& text, const std::string& ident, bool 
 }  // namespace
 
 bool uses_ident(const std::string& formula, const std::string& ident) { return find_ident(formula, ident, false).count > 0; }
-std::vector<int> grads_indices(const std::string& formula) { return find_ident(formula, "grads", true).indices; }
+std::vector<size_t> grads_indices(const std::string& formula) { return find_ident(formula, "grads", true).indices; }
 
 namespace {
 
@@ -121,14 +126,14 @@ void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& o
   for (const std::string& key : keys) {
     bool grad = false, named = false;
     size_t grads = 0;
-    std::vector<int> indices;
+    std::vector<size_t> indices;
     int line = 0;
     for (const auto& formula : info.formulas) {
       if (formula.key != key || formula.non_differentiable || !is_input(info, formula.names)) continue;
       if (line == 0) line = formula.line;
       grad = grad || uses_ident(formula.text, "grad");
       grads += find_ident(formula.text, "grads", false).count;
-      const std::vector<int> used = find_ident(formula.text, "grads", true).indices;
+      const std::vector<size_t> used = find_ident(formula.text, "grads", true).indices;
       indices.insert(indices.end(), used.begin(), used.end());
       for (const auto& r : info.func.returns)
         named = named || (!r.name.empty() && uses_ident(formula.text, "grad_" + r.name));
@@ -141,7 +146,7 @@ void check_grad_usage(const DifferentiabilityInfo& info, std::vector<Refusal>& o
     if (grad && grads > 0)
       refuse("Derivative definition of " + name + " in derivatives.yaml illegally mixes use of 'grad' and 'grads'. "
              "Consider replacing occurrences of 'grad' with 'grads[0]'");
-    else if (grads > 0 && only_indexed && std::all_of(indices.begin(), indices.end(), [](int i) { return i == 0; }))
+    else if (grads > 0 && only_indexed && std::all_of(indices.begin(), indices.end(), [](size_t i) { return i == 0; }))
       refuse("Derivative definition of " + name + " in derivatives.yaml solely refers to 'grads[0]'.  If the first "
              "output is indeed the only differentiable output, replace 'grads[0]' with 'grad'");
     else if (named && (grad || grads > 0))

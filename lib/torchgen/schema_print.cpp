@@ -4,16 +4,19 @@
 // `_dispatch_dump` prints the parsed FunctionSchema back
 // (docs/torchgen-rules.md O4); print_default and base_type_text are the
 // differences.
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "registry/schema_text.h"
 #include "torchgen/schema.h"
+#include "util/parse_number.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -85,10 +88,12 @@ std::string print_default(const std::string& type, const std::string& value) {
     std::vector<std::string> items = value.front() == '[' ? list_items(value) : std::vector<std::string>{};
     if (value.front() != '[') {
       if (size_text.empty()) return value;
-      const int n = std::atoi(size_text.c_str());
+      // The size was range-checked by the schema parser.
+      const int n = parse_integer<int>(size_text, 0, std::numeric_limits<int>::max()).value_or(0);
       if (element == "int" && n >= 2) return value;
-      items.assign(n, value);
-    } else if (element == "int" && !size_text.empty() && std::atoi(size_text.c_str()) >= 2 && !items.empty()) {
+      items.assign(static_cast<size_t>(n), value);
+    } else if (element == "int" && parse_integer<int>(size_text, 2, std::numeric_limits<int>::max()) &&
+               !items.empty()) {
       bool equal = true;
       for (const auto& i : items) equal = equal && i == items.front();
       if (equal) return items.front();
@@ -99,7 +104,11 @@ std::string print_default(const std::string& type, const std::string& value) {
   }
   if (base == "str") return value.size() >= 2 ? requote(value) : value;
   if (base == "float" || (base == "Scalar" && value.find_first_of(".e") != std::string::npos))
-    return print_double(std::strtod(value.c_str(), nullptr));
+  {
+    double v = 0;
+    const auto [stop, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    return ec == std::errc() && stop == value.data() + value.size() ? print_double(v) : value;
+  }
   if (auto e = enum_value(base, value)) return std::to_string(*e);
   return value;
 }

@@ -75,6 +75,7 @@ with open(sys.argv[1], 'wb') as f:
     echo "generated $(stat -c %s "$tmp/bomb.$ext.gz") bytes of gzip"
     if [ "$ext" = json ]; then cmd=(show '*' -m "$tmp/bomb.$ext.gz"); else cmd=("${import[@]}" "$tmp/bomb.$ext.gz"); fi
     big=1 ;;
+  torchgen_*) cmd=(show 'aten::my_*' -m builtin:2.14.1 -m "torchgen:$inputs/$name") ;;
   *) echo "case $name has no command"; exit 2 ;;
 esac
 
