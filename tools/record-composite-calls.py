@@ -26,7 +26,7 @@ import sys
 
 if "--worker" in sys.argv:  # a worker process started by composite_driver
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from dispatchctl_exporter.composite_worker import main as worker_main
+    from dispatchctl_exporter.composite_worker import composite_worker_main as worker_main
     worker_main()
     sys.stdout.flush()
     os._exit(0)
@@ -60,7 +60,7 @@ def main():
     args = parser.parse_args()
 
     import torch
-    from dispatchctl_exporter.cpu_backed_privateuse1 import privateuse1_backend_available
+    from dispatchctl_exporter.cpu_backed_device import privateuse1_backend_available
     problems = Problems()
     operators = []
     for name in all_op_names(torch._C, problems):

@@ -157,9 +157,23 @@ class Recorder:
             raised = e
         return log.calls, raised, log.callee_raised
 
+    def elsewhere(self, args, kwargs):
+        """True when the sample names a device other than the backend's."""
+        torch = self.torch
+        for value in list(args) + list(kwargs.values()):
+            if isinstance(value, (torch.device, str)) and not isinstance(value, bool):
+                try:
+                    if torch.device(value).type != self.backend.device.type:
+                        return True
+                except (RuntimeError, TypeError, ValueError):
+                    pass
+        return False
+
     def record(self, func, args, kwargs):
         """Runs every composite kernel of `func` (an OpOverload) and its backward on one sample."""
         name = overload_name(func)
+        if self.elsewhere(args, kwargs):
+            return  # e.g. ones_like(x, device="cpu"): what it calls runs on another backend
         key_of = self.torch._C.DispatchKey
         for key in self.composites.get(name, ()):
             def run(key=key):
@@ -227,20 +241,24 @@ def merge_tallies(into, other):
             mine["stub"][message] = mine["stub"].get(message, 0) + count
 
 
-STUB_WORDS = ("not implemented", "not supported", "overrideable", "is only available", "only supports")
+# A kernel that raises before calling anything is taken for a stub (it raises whatever the
+# input) only when its message says so and names nothing about the input.
+STUB_WORDS = ("not implemented", "not supported", "overrideable", "is only available", "only supports",
+              "device type")
+INPUT_WORDS = ("dtype", "range", "expected", "quantized", "size", "shape", "dimension", "must be")
 
 
 def entry_of(tally):
     """The file's entry body for one tally ({samples, calls, raises}), or None (nothing known).
-    A kernel that raised before calling anything is a stub only on OpInfo samples (valid
-    inputs) or when its message says so: a built input can be refused by argument checks."""
-    stub_needs_words = tally["opinfo"] == 0
+    A sample a kernel refused is not counted (its input was wrong for it), unless the
+    kernel is a stub (STUB_WORDS)."""
     n, stub_runs = tally["n"], sum(tally["stub"].values())
     body = {}
     if stub_runs:
         message, count = max(tally["stub"].items(), key=lambda item: item[1])
-        stub_like = any(w in message.lower() for w in STUB_WORDS)
-        if (not stub_needs_words or stub_like) and (n > 0 or len(tally["stub"]) == 1):
+        stub_like = any(w in message.lower() for w in STUB_WORDS) and \
+            not any(w in message.lower() for w in INPUT_WORDS)
+        if stub_like and (n > 0 or len(tally["stub"]) == 1):
             body["raises"] = {"message": message, "when": "always" if n == 0 and len(tally["stub"]) == 1
                               else "some_inputs"}
     if n == 0 and "raises" not in body:

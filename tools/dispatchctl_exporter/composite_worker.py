@@ -9,7 +9,7 @@ import sys
 
 from dispatchctl_exporter.composite_recorder import Backend, Recorder, Timeout, below_autograd, time_limit
 from dispatchctl_exporter.composite_samples import import_op_db, opinfo_samples, overload_name, schema_samples
-from dispatchctl_exporter.cpu_backed_privateuse1 import CpuBackedPrivateUse1, privateuse1_backend_available
+from dispatchctl_exporter.cpu_backed_device import CpuBackedPrivateUse1, privateuse1_backend_available
 
 MAX_SAMPLES_PER_OPINFO = 6
 MAX_SAMPLES_PER_OVERLOAD = 6
@@ -114,7 +114,7 @@ def record_opinfo(torch, recorder, opinfo, to_backend):
             recorder.record(func, cargs, ckwargs)
 
 
-def main():
+def composite_worker_main():
     device_choice = sys.argv[sys.argv.index("--worker") + 1]
     request = json.load(sys.stdin)
     run_worker(device_choice, request["plan"], request["units"])
