@@ -112,7 +112,7 @@ class Tally:
 
     @staticmethod
     def new():
-        return {"n": 0, "calls": {}, "first": {}, "stub": {}, "failed": 0, "opinfo": 0}
+        return {"n": 0, "calls": {}, "first": {}, "before": {}, "stub": {}, "failed": 0, "opinfo": 0}
 
     @staticmethod
     def add(tally, calls, raised, callee_raised, opinfo):
@@ -126,9 +126,13 @@ class Tally:
                 tally["stub"][message] = tally["stub"].get(message, 0) + 1
             return
         tally["n"] += 1
-        for position, callee in enumerate(dict.fromkeys(calls)):
+        ordered = list(dict.fromkeys(calls))
+        for position, callee in enumerate(ordered):
             tally["calls"][callee] = tally["calls"].get(callee, 0) + 1
             tally["first"][callee] = min(tally["first"].get(callee, position), position)
+            for later in ordered[position + 1:]:  # "a>b": samples calling a first, then b
+                pair = callee + ">" + later
+                tally["before"][pair] = tally["before"].get(pair, 0) + 1
 
 
 class Recorder:
@@ -172,8 +176,8 @@ class Recorder:
     def record(self, func, args, kwargs):
         """Runs every composite kernel of `func` (an OpOverload) and its backward on one sample."""
         name = overload_name(func)
-        if self.elsewhere(args, kwargs):
-            return  # e.g. ones_like(x, device="cpu"): what it calls runs on another backend
+        if self.elsewhere(args, kwargs) or not self.backend.counts(args, kwargs, None):
+            return  # e.g. ones_like(x, device="cpu"), zeros([2]): it runs on another backend
         key_of = self.torch._C.DispatchKey
         for key in self.composites.get(name, ()):
             def run(key=key):
@@ -237,6 +241,8 @@ def merge_tallies(into, other):
             mine["calls"][callee] = mine["calls"].get(callee, 0) + count
         for callee, position in tally["first"].items():
             mine["first"][callee] = min(mine["first"].get(callee, position), position)
+        for pair, count in tally.get("before", {}).items():
+            mine["before"][pair] = mine["before"].get(pair, 0) + count
         for message, count in tally["stub"].items():
             mine["stub"][message] = mine["stub"].get(message, 0) + count
 
@@ -246,6 +252,20 @@ def merge_tallies(into, other):
 STUB_WORDS = ("not implemented", "not supported", "overrideable", "is only available", "only supports",
               "device type")
 INPUT_WORDS = ("dtype", "range", "expected", "quantized", "size", "shape", "dimension", "must be")
+
+
+def call_order(tally):
+    """Callees in the order they are called: a before b when more samples call a first
+    (samples call them in one order unless the input decides), else by first position."""
+    import functools
+    before = tally.get("before", {})
+
+    def compare(a, b):
+        ab, ba = before.get(a + ">" + b, 0), before.get(b + ">" + a, 0)
+        if ab != ba:
+            return -1 if ab > ba else 1
+        return (tally["first"][a], a) < (tally["first"][b], b) and -1 or 1
+    return sorted(tally["calls"], key=functools.cmp_to_key(compare))
 
 
 def entry_of(tally):
@@ -263,7 +283,7 @@ def entry_of(tally):
                               else "some_inputs"}
     if n == 0 and "raises" not in body:
         return None
-    order = sorted(tally["calls"], key=lambda c: (tally["first"][c], c))
+    order = call_order(tally)
     body["samples"] = n + (stub_runs if "raises" in body else 0)
     body["calls"] = [{"op": c, "when": "always" if tally["calls"][c] == body["samples"] else "some_inputs"}
                      for c in order]

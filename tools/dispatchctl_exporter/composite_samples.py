@@ -6,7 +6,7 @@ Python call reaches first; inputs built from an operator's schema otherwise."""
 import sys
 import types
 
-SHAPES = ((2, 3), (4,))
+SHAPES = ((2, 3), (4,), (), (2, 1, 3))
 
 
 def import_op_db():
@@ -66,8 +66,9 @@ def opinfo_dtype(torch, opinfo):
     return next(iter(dtypes), None)
 
 
-def opinfo_samples(torch, opinfo, to_backend, max_samples):
-    """[(python callable, sample args, sample kwargs)] of one OpInfo on the backend."""
+def opinfo_samples(torch, opinfo, to_backend, max_samples, device=None):
+    """[(python callable, sample args, sample kwargs)] of one OpInfo on the backend: its
+    tensors moved by to_backend, a `device` argument made `device` (when given)."""
     dtype = opinfo_dtype(torch, opinfo)
     if dtype is None:
         return []
@@ -77,8 +78,11 @@ def opinfo_samples(torch, opinfo, to_backend, max_samples):
         for n, sample in enumerate(samples):
             if n >= max_samples:
                 break
-            args = (to_backend(sample.input),) + tuple(tree_map_tensors(a, to_backend) for a in sample.args)
+            args = (tree_map_tensors(sample.input, to_backend),) + tuple(
+                tree_map_tensors(a, to_backend) for a in sample.args)
             kwargs = tree_map_tensors(dict(sample.kwargs), to_backend)
+            if device is not None and kwargs.get("device") is not None:
+                kwargs["device"] = device
             for f in (opinfo.op, getattr(opinfo, "inplace_variant", None)):
                 if f is not None:
                     out.append((f, args, kwargs))
@@ -92,6 +96,8 @@ def schema_value(torch, arg, shape, device):
     kind = str(arg.type)
     name = arg.name
     has_default = getattr(arg, "has_default_value", lambda: False)()
+    if kind == "Optional[Device]" and name == "device":
+        return device  # a factory makes its tensor on the backend
     if kind.startswith("Optional["):
         return None
     if kind == "Tensor":

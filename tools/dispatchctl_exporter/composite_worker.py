@@ -95,7 +95,8 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
 
 def record_opinfo(torch, recorder, opinfo, to_backend):
     per_overload = {}
-    for f, args, kwargs in opinfo_samples(torch, opinfo, to_backend, MAX_SAMPLES_PER_OPINFO):
+    for f, args, kwargs in opinfo_samples(torch, opinfo, to_backend, MAX_SAMPLES_PER_OPINFO,
+                                          recorder.backend.device):
         captured = []
         try:
             with time_limit(recorder.seconds), below_autograd(torch), capture_mode(torch, captured)():

@@ -148,8 +148,20 @@ class CpuBackedPrivateUse1:
                 return type(value)(back(v, given) for v in value)
             return backend.from_cpu(value, given)
 
+        tensor_positions = {i for i, a in enumerate(op._schema.arguments) if "Tensor" in str(a.type)}
+        tensor_names = {a.name for a in op._schema.arguments if "Tensor" in str(a.type)}
+
+        def unwrap_number(value):
+            # A Scalar wrapped into a 0-dim tensor by C++ (wrapped_scalar_tensor) reaches a
+            # Python kernel as a Python number: the CPU kernel needs the tensor back.
+            if isinstance(value, (bool, int, float, complex)):
+                return torch.tensor(value)
+            return value
+
         def kernel(*args, **kwargs):
             given = {}
+            args = [unwrap_number(a) if i in tensor_positions else a for i, a in enumerate(args)]
+            kwargs = {k: unwrap_number(v) if k in tensor_names else v for k, v in kwargs.items()}
             cpu_args = [convert(a, given) for a in args]
             cpu_kwargs = {k: convert(v, given) for k, v in kwargs.items()}
             return back((on_cpu or op)(*cpu_args, **cpu_kwargs), given)
