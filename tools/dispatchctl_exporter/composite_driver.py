@@ -15,6 +15,7 @@ from dispatchctl_exporter.composite_samples import import_op_db
 
 UNIT_SECONDS = 20       # one sample of one kernel (SIGALRM in the worker)
 SILENCE_SECONDS = 150   # a worker silent this long is stuck in C++: killed
+MIN_SAMPLES = 3
 
 
 def plan_recording(operators, yaml_folder):
@@ -114,11 +115,14 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
     for message in workers.run(opinfo_units, progress):
         merge_tallies(kernels, message["kernels"])
         merge_tallies(backward, message["backward"])
-    # Second pass: operators no OpInfo reached, with inputs built from the schema.
-    reached = {k.split("|")[0] for k, t in kernels.items() if t["n"] or t["stub"]}
+    # Second pass: operators no OpInfo reached (or reached on fewer than MIN_SAMPLES
+    # samples: one sample makes every call look like "always"), with inputs built from
+    # the schema.
+    reached = {k.split("|")[0] for k, t in kernels.items() if t["n"] + sum(t["stub"].values()) >= MIN_SAMPLES}
     rest = sorted(op for op in plan["composites"] if op not in reached)
     if schema_backward:
-        rest += sorted(op for op in plan["differentiable"] if op not in backward and op not in plan["composites"])
+        rest += sorted(op for op in plan["differentiable"] if op not in plan["composites"] and (
+            op not in backward or backward[op]["n"] < MIN_SAMPLES))
     if limit:
         rest = rest[:limit]
     workers.plan = plan
