@@ -41,6 +41,14 @@ class Backend:
             return True
         return any(t.device.type == self.device.type for t in tensors)
 
+    def sample_on_backend(self, args, kwargs):
+        """Whether a sample runs on the backend: a tensor (or the device) is there, and on
+        the CPU not only 0-dim tensors (those would be taken for CPU scalars)."""
+        inputs = self.tensors((args, kwargs), [])
+        if not self.on_device(inputs, kwargs):
+            return False
+        return not self.is_cpu or not inputs or any(t.dim() > 0 for t in inputs)
+
     def counts(self, args, kwargs, result):
         inputs = self.tensors((args, kwargs), [])
         if not self.on_device(inputs, kwargs):
@@ -176,7 +184,7 @@ class Recorder:
     def record(self, func, args, kwargs):
         """Runs every composite kernel of `func` (an OpOverload) and its backward on one sample."""
         name = overload_name(func)
-        if self.elsewhere(args, kwargs) or not self.backend.counts(args, kwargs, None):
+        if self.elsewhere(args, kwargs) or not self.backend.sample_on_backend(args, kwargs):
             return  # e.g. ones_like(x, device="cpu"), zeros([2]): it runs on another backend
         key_of = self.torch._C.DispatchKey
         for key in self.composites.get(name, ()):
@@ -226,8 +234,12 @@ class Recorder:
         import torch.autograd as autograd
         out = make_output()
         log = self.CallLog()
-        with log:
-            autograd._make_grads((out,), (None,), is_grads_batched=False)
+        was_cpu, self.backend.is_cpu = self.backend.is_cpu, False  # the seed is 0-dim by definition
+        try:
+            with log:
+                autograd._make_grads((out,), (None,), is_grads_batched=False)
+        finally:
+            self.backend.is_cpu = was_cpu
         return log.calls
 
 

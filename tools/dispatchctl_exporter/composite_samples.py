@@ -134,11 +134,15 @@ def schema_value(torch, arg, shape, device):
 def schema_samples(torch, op, device):
     """[(op, args, kwargs)] built from the schema of the OpOverload `op`."""
     out = []
-    for shape in SHAPES:
+    # On the CPU a call on 0-dim tensors only is taken for a CPU scalar: no 0-dim samples there.
+    for shape in SHAPES if torch.device(device).type != "cpu" else [s for s in SHAPES if s]:
         args, kwargs = [], {}
         try:
             for arg in op._schema.arguments:
                 if arg.kwarg_only:
+                    if arg.name == "device" and str(arg.type) == "Optional[Device]":
+                        kwargs["device"] = device  # a factory makes its tensor on the backend
+                        continue
                     if getattr(arg, "has_default_value", lambda: False)():
                         continue
                     if arg.alias_info is not None and arg.alias_info.is_write:
