@@ -137,7 +137,8 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
         for key in plan["composites"][op]:
             tally = kernels.get(op + "|" + key)
             body = entry_of(tally) if tally else None
-            if body and device_choice == "cpu" and "CPU" in body.get("raises", {}).get("message", ""):
+            message = body.get("raises", {}).get("message", "") if body else ""
+            if device_choice == "cpu" and "CPU" in message and "not implemented" not in message:
                 # Recorded on CPU tensors, a kernel refusing the CPU says nothing of other backends.
                 body = None if body["samples"] == sum(tally["stub"].values()) else dict(
                     {k: v for k, v in body.items() if k != "raises"}, samples=tally["n"])
