@@ -63,10 +63,12 @@ def call_log_mode(torch, backend):
     from torch.utils._python_dispatch import TorchDispatchMode
 
     class CallLog(TorchDispatchMode):
-        def __init__(self):
+        def __init__(self, wanted=()):
             super().__init__()
             self.calls = []
             self.callee_raised = False
+            self.wanted = wanted  # operators whose calls are kept as samples of their own
+            self.inner = []
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
@@ -75,13 +77,22 @@ def call_log_mode(torch, backend):
             except BaseException:
                 if backend.counts(args, kwargs, None):
                     self.calls.append(overload_name(func))
+                    if self.calls[-1] in self.wanted:
+                        self.inner.append((func, args, kwargs))
                 self.callee_raised = True
                 raise
             if backend.counts(args, kwargs, result):
-                self.calls.append(overload_name(func))
+                name = overload_name(func)
+                self.calls.append(name)
+                if name in self.wanted:
+                    self.inner.append((func, args, kwargs))
             return result
 
     return CallLog
+
+
+HARVEST_DEPTH = 3
+HARVEST_SAMPLES = 3
 
 
 class Timeout(Exception):
@@ -156,9 +167,11 @@ class Recorder:
         self.CallLog = call_log_mode(torch, backend)
         self.kernels, self.backward = {}, {}
         self.source = "schema"
+        self.wanted = set(self.composites)
+        self.harvested = {}  # per unit: operator -> samples taken from its callers
 
-    def logged(self, run):
-        log = self.CallLog()
+    def logged(self, run, inner=None):
+        log = self.CallLog(self.wanted if inner is not None else ())
         raised = None
         try:
             with time_limit(self.seconds), below_autograd(self.torch), log:
@@ -167,6 +180,8 @@ class Recorder:
             raise
         except Exception as e:  # noqa: BLE001 (the sample's outcome)
             raised = e
+        if inner is not None:
+            inner.extend(log.inner)
         return log.calls, raised, log.callee_raised
 
     def elsewhere(self, args, kwargs):
@@ -181,21 +196,30 @@ class Recorder:
                     pass
         return False
 
-    def record(self, func, args, kwargs):
-        """Runs every composite kernel of `func` (an OpOverload) and its backward on one sample."""
+    def record(self, func, args, kwargs, depth=0):
+        """Runs every composite kernel of `func` (an OpOverload) and its backward on one
+        sample; then, down to HARVEST_DEPTH, the composite callees on the arguments the
+        kernel gave them (conv2d's samples reach convolution, _convolution and
+        convolution_overrideable), up to HARVEST_SAMPLES per operator and unit."""
         name = overload_name(func)
         if self.elsewhere(args, kwargs) or not self.backend.sample_on_backend(args, kwargs):
             return  # e.g. ones_like(x, device="cpu"), zeros([2]): it runs on another backend
         key_of = self.torch._C.DispatchKey
+        inner = []
         for key in self.composites.get(name, ()):
             def run(key=key):
                 func._op_dk(getattr(key_of, key), *args, **kwargs)
-            calls, raised, callee_raised = self.logged(run)
+            calls, raised, callee_raised = self.logged(run, inner if depth < HARVEST_DEPTH else None)
             Tally.add(self.kernels.setdefault(name + "|" + key, Tally.new()), calls, raised, callee_raised,
                       self.source == "opinfo")
         if name in self.differentiable and not any(
                 a.alias_info is not None and a.alias_info.is_write for a in func._schema.arguments):
             self.record_backward(name, func, args, kwargs)
+        for callee, callee_args, callee_kwargs in inner:
+            callee_name = overload_name(callee)
+            if self.harvested.get(callee_name, 0) < HARVEST_SAMPLES:
+                self.harvested[callee_name] = self.harvested.get(callee_name, 0) + 1
+                self.record(callee, callee_args, callee_kwargs, depth + 1)
 
     def record_backward(self, name, func, args, kwargs):
         torch = self.torch

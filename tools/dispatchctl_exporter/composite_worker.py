@@ -64,7 +64,7 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
     for unit in units:
         out.write(json.dumps({"start": unit}) + "\n")
         out.flush()
-        recorder.kernels, recorder.backward = {}, {}
+        recorder.kernels, recorder.backward, recorder.harvested = {}, {}, {}
         status = "ok"
         try:
             kind, _, what = unit.partition(":")
