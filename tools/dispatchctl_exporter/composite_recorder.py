@@ -91,6 +91,7 @@ def call_log_mode(torch, backend):
     return CallLog
 
 
+MIN_ALWAYS_SAMPLES = 2
 HARVEST_DEPTH = 3
 HARVEST_SAMPLES = 3
 
@@ -321,6 +322,7 @@ def entry_of(tally):
         return None
     order = call_order(tally)
     body["samples"] = n + (stub_runs if "raises" in body else 0)
-    body["calls"] = [{"op": c, "when": "always" if tally["calls"][c] == body["samples"] else "some_inputs"}
-                     for c in order]
+    # One sample cannot tell what the input decides: "always" needs two.
+    body["calls"] = [{"op": c, "when": "always" if tally["calls"][c] == body["samples"] >= MIN_ALWAYS_SAMPLES
+                      else "some_inputs"} for c in order]
     return body
