@@ -57,6 +57,14 @@ TEST_CASE("source spec: python[:P]?import=… names the modules the export impor
                        "-m python?import=a,,b: item 2 of 'a,,b' is empty; give names separated by single commas, "
                        "e.g. A,B",
                        InputError);
+  // ?composite-calls=yes: the export also records what composites call (docs/composite-calls.md).
+  CHECK_FALSE(parse_source_spec("python?import=m").composite_calls);
+  const SourceSpec recorded = parse_source_spec("python:/usr/bin/python3?import=m&composite-calls=yes");
+  CHECK(recorded.composite_calls);
+  CHECK(recorded.imports == std::vector<std::string>{"m"});
+  CHECK_FALSE(parse_source_spec("python?composite-calls=no").composite_calls);
+  CHECK_THROWS_AS(parse_source_spec("python?composite-calls=1"), InputError);
+  CHECK_THROWS_AS(parse_source_spec("torchgen:x.yaml?composite-calls=yes"), InputError);
   // Each kind takes its own options only.
   CHECK_THROWS_AS(parse_source_spec("python?build-backends=CUDA"), InputError);
   CHECK_THROWS_AS(parse_source_spec("torchgen:x.yaml?import=m"), InputError);
