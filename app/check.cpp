@@ -16,6 +16,7 @@ constexpr const char* k_default_config = "dispatchctl.json";
 
 struct CheckCommand {
   std::vector<std::string> sources, require, ops, base;
+  OperatorSetOptions opset;
   std::string format, config;
   LoadRequest::Layering layering = LoadRequest::Layering::Auto;
   bool no_config = false, warnings_as_errors = false, list_checks = false, include_base = false,
@@ -38,7 +39,10 @@ struct CheckCommand {
       config_path = k_default_config;
     if (!config_path.empty()) options = read_check_config(read_input_file(config_path), config_path);
     options.require.insert(options.require.end(), require.begin(), require.end());
-    options.op_patterns.insert(options.op_patterns.end(), ops.begin(), ops.end());
+    const std::vector<std::string> op_patterns = op_patterns_of(opset, ops);
+    options.op_patterns.insert(options.op_patterns.end(), op_patterns.begin(), op_patterns.end());
+    options.ops_from = opset.ops_from;
+    options.opset = opset.opset;
     options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
     options.include_base = options.include_base || include_base;
     options.base = base;
@@ -71,6 +75,7 @@ void setup_check(CLI::App& app, int& exit_code) {
                   "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "
                   "its runtime keys the operator has backend kernels for");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
+  add_operator_set_options(sub, command->opset);
   sub->add_option("--config", command->config, "Config file (default: ./dispatchctl.json if present)");
   sub->add_flag("--no-config", command->no_config, "Ignore ./dispatchctl.json");
   sub->add_flag("--warnings-as-errors", command->warnings_as_errors, "Report warnings as errors");

@@ -10,11 +10,14 @@ namespace {
 struct ReportCommand {
   RegistryOptions registry;
   std::vector<std::string> keys, ops;
+  OperatorSetOptions opset;
   std::string format, output;
 
   int run() const {
     auto reg = open_registry(registry);
-    const CoverageReport report = build_coverage(*reg, {keys, ops});
+    const OperatorScope scope = operator_scope(*reg, opset, ops);
+    CoverageReport report = build_coverage(*reg, {keys, scope.patterns});
+    report.scope = scope.label;
     const std::string text = format == "json" ? coverage_json_text(report) : coverage_html(report);
     if (write_output(text, output))
       log_note("wrote {}: {} operators x {} keys, {:.1f} MB", output, report.operators.size(), report.keys.size(),
@@ -49,6 +52,7 @@ void setup_report(CLI::App& app, int& exit_code) {
       ->type_name("KEY");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)")
       ->type_name("PATTERN");
+  add_operator_set_options(sub, command->opset);
   add_format_option(sub, command->format, {"html", "json"});
   add_output_option(sub, command->output, "Page (or JSON)");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
