@@ -18,7 +18,7 @@ std::string label(const std::vector<std::string>& sources) {
 }
 
 struct DiffCommand {
-  std::vector<std::string> positional, old_sources, new_sources, ops, keys;
+  std::vector<std::string> positional, old_sources, new_sources, ops, keys, touching;
   std::string format;
   bool summary = false;
   bool locations = false;
@@ -37,7 +37,7 @@ struct DiffCommand {
       throw InputError("diff needs both sides: 'dispatchctl diff OLD NEW' or --old … --new …");
     auto before = load_registry(old_sources);
     auto after = load_registry(new_sources);
-    const DiffResult result = diff_registries(*before, *after, {ops, keys, locations});
+    const DiffResult result = diff_registries(*before, *after, {ops, keys, locations, touching});
     const DiffRenderOptions options{summary, label(old_sources), label(new_sources), locations};
     if (format == "json") write_stdout(diff_json_text(result, options));
     else if (format == "html") write_stdout(diff_html(result, options.old_label, options.new_label));
@@ -61,6 +61,10 @@ void setup_diff(CLI::App& app, int& exit_code) {
   sub->add_option("--new", command->new_sources, "New side, layered in order (repeatable)");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
   sub->add_option("--key", command->keys, "Only rows at this runtime key (repeatable)");
+  sub->add_option("--touching", command->touching,
+                  "Only operators FILE (a manifest of --old/--new) defines or registers kernels for, and those "
+                  "whose composites reach them (repeatable)")
+      ->type_name("FILE");
   add_format_option(sub, command->format, {"text", "json", "html", "markdown"});
   sub->add_flag("--summary", command->summary,
                 "Only the summary: counts, fallbacks, row changes per key (JSON: operators without rows)");
@@ -74,6 +78,9 @@ void setup_diff(CLI::App& app, int& exit_code) {
       "is a change, marked '(python)'. A backend fallback that changed is reported once, with the\n"
       "number of rows it fills, not as a row of every operator. Keys only one release has are\n"
       "listed, not compared.\n"
+      "A backend's view (--op, --key or --touching): the rows a changed fallback fills are listed per\n"
+      "operator too, with both outcomes, and with --key an added or removed operator carries its rows\n"
+      "at those keys (which new operators fail at PrivateUse1).\n"
       "Text: the summary first (one screen: counts, fallbacks, row changes per key), then one line\n"
       "per operator and kind of change, e.g.\n"
       "'aten::foo: CompositeExplicitAutograd now fills 69 keys that were math kernel', then the\n"
@@ -85,6 +92,8 @@ void setup_diff(CLI::App& app, int& exit_code) {
       "  dispatchctl diff " + oldest_builtin() + " " + newest_builtin() + " --op aten::nonzero --key Meta\n"
       "  dispatchctl diff --old " + newest_builtin() + " --new " + newest_builtin() + " --new my_backend.json\n"
       "  dispatchctl diff base.json head.json --key AutogradCPU --format json\n"
+      "  dispatchctl diff --old builtin:2.6.0+cuda --old npu_2.6.json --new " + newest_builtin() + " --new npu.json \\\n"
+      "      --key PrivateUse1 --key AutogradPrivateUse1 --touching npu.json\n"
       "  dispatchctl diff base.json head.json --format html > changes.html");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
