@@ -6,6 +6,8 @@
 #include "render/diff_html.h"
 #include "render/diff_render.h"
 #include "util/errors.h"
+#include "util/file_io.h"
+#include "util/log.h"
 
 namespace dispatchctl::cli {
 
@@ -19,7 +21,7 @@ std::string label(const std::vector<std::string>& sources) {
 
 struct DiffCommand {
   std::vector<std::string> positional, old_sources, new_sources, ops, keys, touching;
-  std::string format;
+  std::string format, output;
   bool summary = false;
   bool locations = false;
 
@@ -35,14 +37,16 @@ struct DiffCommand {
     }
     if (old_sources.empty() || new_sources.empty())
       throw InputError("diff needs both sides: 'dispatchctl diff OLD NEW' or --old … --new …");
+    if (!output.empty() && output != "-") require_writable_output(output);
     auto before = load_registry(old_sources);
     auto after = load_registry(new_sources);
     const DiffResult result = diff_registries(*before, *after, {ops, keys, locations, touching});
     const DiffRenderOptions options{summary, label(old_sources), label(new_sources), locations};
-    if (format == "json") write_stdout(diff_json_text(result, options));
-    else if (format == "html") write_stdout(diff_html(result, options.old_label, options.new_label));
-    else if (format == "markdown") write_stdout(diff_markdown(result, options));
-    else write_stdout(diff_text(result, options));
+    const std::string text = format == "json"       ? diff_json_text(result, options)
+                             : format == "html"     ? diff_html(result, options.old_label, options.new_label)
+                             : format == "markdown" ? diff_markdown(result, options)
+                                                    : diff_text(result, options);
+    if (write_output(text, output)) log_note("wrote {}", output);
     keep_until_exit(std::move(before));
     keep_until_exit(std::move(after));
     return result.empty() ? 0 : 1;
@@ -66,6 +70,7 @@ void setup_diff(CLI::App& app, int& exit_code) {
                   "whose composites reach them (repeatable)")
       ->type_name("FILE");
   add_format_option(sub, command->format, {"text", "json", "html", "markdown"});
+  add_output_option(sub, command->output, "The diff");
   sub->add_flag("--summary", command->summary,
                 "Only the summary: counts, fallbacks, row changes per key (JSON: operators without rows)");
   sub->add_flag("--locations", command->locations,

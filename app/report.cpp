@@ -62,7 +62,7 @@ void setup_report(CLI::App& app, int& exit_code) {
       "      --key AutogradPrivateUse1 --op 'aten::*' -o my_backend_coverage.html\n"
       "  dispatchctl report --key Meta --format json | jq '.keys[0].percent'\n"
       "  dispatchctl report -m my_backend.json --key PrivateUse1 --key AutogradPrivateUse1 --opset core \\\n"
-      "      --format markdown --badge coverage.svg >> \"$GITHUB_STEP_SUMMARY\"");
+      "      --format markdown --badge coverage.svg >> summary.md");
   add_registry_options(sub, command->registry);
   sub->add_option("--key", command->keys, "A column: a runtime key such as CPU or AutogradCPU (repeatable)")
       ->type_name("KEY");

@@ -129,7 +129,9 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     // load.manifest_files adds the files a typed source such as torchgen:DIR read.
     std::vector<std::string> manifest_files = load.manifest_files;
     for (const auto& s : sources)
-      if (const SourceSpec spec = parse_source_spec(s); spec.kind == SourceSpec::Kind::File)
+      if (const SourceSpec spec = parse_source_spec(s);
+          spec.kind == SourceSpec::Kind::File &&
+          std::find(load.base_files.begin(), load.base_files.end(), spec.argument) == load.base_files.end())
         manifest_files.push_back(spec.argument);
     const LintScope scope = make_scope(registry, manifest_files, options, result.notes);
     result.in_scope = scope.contains;
