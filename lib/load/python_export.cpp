@@ -237,7 +237,10 @@ ExportCallsAdded export_in(const PythonExport& request, const std::string& outpu
     fs::remove(partial, ec);
     throw InputError(output + ": cannot write the export (" + ec.message() + ")");
   }
-  ExportCallsAdded added = add_generated_calls_to_export(output, torchgen_yaml_folder_from(r.err));
+  // A wrapper's paths are the other side's (a chroot's /usr/lib/python3 is not the host's): its
+  // YAML is out of reach, and a host file of the same path would be another release's.
+  const bool wrapped = interpreter_words(request.interpreter).size() > 1;
+  ExportCallsAdded added = add_generated_calls_to_export(output, wrapped ? "" : torchgen_yaml_folder_from(r.err));
   log_verbose("python:{}: {} generated composite kernels given what they call", request.interpreter, added.calls);
   return added;
 }
