@@ -20,7 +20,7 @@ struct ExplainCommand {
   RegistryOptions registry;
   std::vector<std::string> ops;
   std::string key;
-  std::string format;
+  std::string format, output;
   std::vector<std::string> list;
   std::size_t limit = 0;
   std::vector<std::string> op_filter;
@@ -53,7 +53,7 @@ struct ExplainCommand {
         append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);
       }
     }
-    write_stdout(out);
+    if (write_output(out, output)) log_note("wrote {}", output);
     return 0;
   }
 
@@ -75,7 +75,7 @@ struct ExplainCommand {
     std::string out;
     if (format == "json") out = key_report_json(*reg, report, options).dump(2) + "\n";
     else append_key_report_text(out, *reg, report, options);
-    write_stdout(out);
+    if (write_output(out, output)) log_note("wrote {}", output);
     return 0;
   }
 };
@@ -108,6 +108,7 @@ void setup_explain(CLI::App& app, int& exit_code) {
   sub->add_option("-k,--key", command->key, "Dispatch key: runtime key, alias key or building block")->required();
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json"});
+  add_output_option(sub, command->output, "The explanation (or JSON)");
   sub->add_option("--list", command->list,
                   "Without OP: list the operators of an outcome group (kernel, CompositeImplicitAutograd or "
                   "CIA, fallback, fallthrough, ambiguous, missing, a tag such as 'math kernel', or all)")

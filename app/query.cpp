@@ -18,7 +18,7 @@ struct QueryCommand {
   std::vector<std::string> tags, outcomes, registered_at, without, ops;
   OperatorSetOptions opset;
   bool count = false, json_alias = false;
-  std::string format;
+  std::string format, output;
 
   int run() const {
     const bool json = json_alias || format == "json";
@@ -51,10 +51,11 @@ struct QueryCommand {
     }
     std::optional<QueryOutcomes> counts;
     if (q.count_outcomes) counts = QueryOutcomes{*q.key, query_outcome_counts(*reg, q)};
-    if (json)
-      write_stdout(query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt, counts));
-    else if (count) write_stdout(std::to_string(found.size()) + "\n");
-    else write_stdout(query_names_text(found));
+    const std::string text =
+        json ? query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt, counts)
+        : count ? std::to_string(found.size()) + "\n"
+                : query_names_text(found);
+    if (write_output(text, output)) log_note("wrote {}", output);
     if (left_out && !json)
       log_note("{} operator{} whose {} row is a python kernel not listed: whether {} is unknown (--unknown "
                "lists them)",
@@ -113,6 +114,7 @@ void setup_query(CLI::App& app, int& exit_code) {
   add_format_option(sub, command->format, {"text", "json"});
   sub->add_flag("--json", command->json_alias, "Same as --format json")->group("");
   add_operator_set_options(sub, command->opset);
+  add_output_option(sub, command->output, "The list (or JSON)");
   add_registry_options(sub, command->registry);
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
