@@ -11,6 +11,7 @@ python3 refusing any host path, as `chroot DIR python3` would fail on one), give
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -30,7 +31,9 @@ def main():
     p.add_argument("--workdir", required=True)
     a = p.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
-    env = dict(os.environ, XDG_CACHE_HOME=os.path.join(a.workdir, "cache"))
+    cache = os.path.join(a.workdir, "cache")
+    shutil.rmtree(cache, ignore_errors=True)  # a run before this one left its export
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
     source = "python:/bin/sh " + WRAPPER
 
     def run(argv, expect=0):
