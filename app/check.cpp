@@ -16,7 +16,8 @@ constexpr const char* k_default_config = "dispatchctl.json";
 
 struct CheckCommand {
   std::vector<std::string> sources, require, ops, base;
-  std::string format, config;
+  OperatorSetOptions opset;
+  std::string format, config, output;
   LoadRequest::Layering layering = LoadRequest::Layering::Auto;
   bool no_config = false, warnings_as_errors = false, list_checks = false, include_base = false,
        show_existing = false;
@@ -38,20 +39,26 @@ struct CheckCommand {
       config_path = k_default_config;
     if (!config_path.empty()) options = read_check_config(read_input_file(config_path), config_path);
     options.require.insert(options.require.end(), require.begin(), require.end());
-    options.op_patterns.insert(options.op_patterns.end(), ops.begin(), ops.end());
+    const std::vector<std::string> op_patterns = op_patterns_of(opset, ops);
+    options.op_patterns.insert(options.op_patterns.end(), op_patterns.begin(), op_patterns.end());
+    options.ops_from = opset.ops_from;
+    options.opset = opset.opset;
     options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
     options.include_base = options.include_base || include_base;
     options.base = base;
     options.show_existing = show_existing;
     options.layering = layering;
     if (show_existing && base.empty()) throw InputError("--show-existing needs --base SOURCE (the sources before the change)");
+    if (!output.empty() && output != "-") require_writable_output(output);
     CheckResult result = run_check(sources, options);
     for (const auto& note : result.notes) log_note("{}", note);
-    if (format == "json") write_stdout(findings_json(result).dump(2) + "\n");
-    else if (format == "sarif") write_stdout(findings_sarif(result, DISPATCHCTL_VERSION).dump(2) + "\n");
-    else if (format == "github") write_stdout(findings_github(result));
-    else if (format == "markdown") write_stdout(findings_markdown(result, std::filesystem::current_path().string()));
-    else write_stdout(findings_text(result, output_width()));
+    const std::string text =
+        format == "json"       ? findings_json(result).dump(2) + "\n"
+        : format == "sarif"    ? findings_sarif(result, DISPATCHCTL_VERSION).dump(2) + "\n"
+        : format == "github"   ? findings_github(result)
+        : format == "markdown" ? findings_markdown(result, std::filesystem::current_path().string())
+                               : findings_text(result, output_width());
+    if (write_output(text, output)) log_note("wrote {}", output);
     keep_until_exit(std::move(result.registry));
     return result.has_errors() ? 1 : 0;
   }
@@ -66,11 +73,13 @@ void setup_check(CLI::App& app, int& exit_code) {
                   "Sources as -m takes them (manifest files, -, builtin:VERSION, python[:P], torchgen:PATH, "
                   "torchgen-backend:FILE), layered in order (builtin: and python: first)");
   add_format_option(sub, command->format, {"text", "json", "sarif", "github", "markdown"});
+  add_output_option(sub, command->output, "The findings");
   add_layer_options(sub, command->layering);
   sub->add_option("--require", command->require,
                   "Key every operator in scope must fill (repeatable); an alias key (Autograd) means "
                   "its runtime keys the operator has backend kernels for");
   sub->add_option("--op", command->ops, "Only operators matching: name, bare name or glob (repeatable)");
+  add_operator_set_options(sub, command->opset);
   sub->add_option("--config", command->config, "Config file (default: ./dispatchctl.json if present)");
   sub->add_flag("--no-config", command->no_config, "Ignore ./dispatchctl.json");
   sub->add_flag("--warnings-as-errors", command->warnings_as_errors, "Report warnings as errors");

@@ -204,13 +204,39 @@ std::string wrap_lines(const std::string& text, size_t width) {
     pos = end + 1;
   }
   auto plain = [](const std::string& line) { return !line.empty() && line[0] != ' ' && line.back() != ':'; };
+  auto lead_of = [](const std::string& line) { return std::min(line.find_first_not_of(' '), line.size()); };
+  // An indented "TERM   text" line (a list of options or values): where its text starts.
+  auto hang_of = [&](const std::string& line) -> size_t {
+    const size_t lead = lead_of(line);
+    const size_t gap = line.find("  ", lead);
+    if (lead == 0 || lead == line.size() || gap == std::string::npos) return 0;
+    const size_t start = line.find_first_not_of(' ', gap);
+    return start == std::string::npos ? 0 : start;
+  };
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string line = lines[i];
-    if (line.size() > width && plain(line))
-      while (i + 1 < lines.size() && plain(lines[i + 1])) line += " " + lines[++i];
-    const size_t lead = std::min(line.find_first_not_of(' '), line.size());
-    out += line.size() <= width ? line : wrap_words(line, 0, lead == 0 ? 0 : lead + 4, width);
+    const size_t lead = lead_of(line);
+    size_t indent = lead == 0 ? 0 : lead + 4;
+    if (plain(line)) {
+      // A paragraph broken by hand ("…read the key\ngiven with --key:") is one, up to its colon.
+      auto continues = [](const std::string& next) { return !next.empty() && next[0] != ' '; };
+      if (line.size() > width)
+        while (i + 1 < lines.size() && line.back() != ':' && continues(lines[i + 1])) line += " " + lines[++i];
+    } else if (const size_t hang = hang_of(line); hang && line.substr(lead, 12) != "dispatchctl ") {
+      // Its hand-aligned continuation lines join it: one paragraph, wrapped at the hang.
+      while (i + 1 < lines.size() && lead_of(lines[i + 1]) == hang && hang_of(lines[i + 1]) == 0)
+        line += " " + lines[++i].substr(hang);
+      indent = hang;
+    } else if (const size_t comment = line.find("  # "); comment != std::string::npos && line.size() > width) {
+      // An example's trailing comment goes on a line of its own, under the command.
+      const std::string command = line.substr(0, line.find_last_not_of(' ', comment) + 1);
+      out += command.size() <= width ? command : wrap_words(command, 0, indent, width);
+      out += '\n' + wrap_words(std::string(indent, ' ') + line.substr(comment + 2), 0, indent + 2, width);
+      if (i + 1 < lines.size()) out += '\n';
+      continue;
+    }
+    out += line.size() <= width ? line : wrap_words(line, 0, indent, width);
     if (i + 1 < lines.size()) out += '\n';
   }
   return out;

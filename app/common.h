@@ -65,6 +65,27 @@ std::shared_ptr<CLI::FormatterBase> make_help_formatter();
 CLI::Option* add_format_option(CLI::App* command, std::string& format,
                                const std::vector<std::string>& choices);
 
+// --ops-from FILE, --opset NAME and --exact (app/operator_scope.cpp): the
+// operators a backend tracks, exact overload names (load/operator_set.h).
+struct OperatorSetOptions {
+  std::string ops_from, opset;
+  bool exact = false;
+  bool given() const { return !ops_from.empty() || !opset.empty(); }
+};
+void add_operator_set_options(CLI::App* command, OperatorSetOptions& options);
+// The operators a command looks at: its --op patterns (exact names with
+// --exact), narrowed to the set when one is given; empty = every operator.
+// `label` names the set ("the core opset of PyTorch 2.14.1 (193 operators)"),
+// "" without one. Notes the set's operators the registry lacks.
+struct OperatorScope {
+  std::vector<std::string> patterns;
+  std::string label;
+};
+OperatorScope operator_scope(const Registry& registry, const OperatorSetOptions& options,
+                             const std::vector<std::string>& op_patterns);
+// The --op patterns alone, with --exact applied (before a registry is loaded).
+std::vector<std::string> op_patterns_of(const OperatorSetOptions& options, const std::vector<std::string>& ops);
+
 // -v/--verbose and -q/--quiet, accepted before or after the subcommand.
 struct LoggingOptions {
   bool verbose = false;

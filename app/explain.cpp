@@ -20,14 +20,16 @@ struct ExplainCommand {
   RegistryOptions registry;
   std::vector<std::string> ops;
   std::string key;
-  std::string format;
+  std::string format, output;
   std::vector<std::string> list;
   std::size_t limit = 0;
   std::vector<std::string> op_filter;
+  OperatorSetOptions opset;
 
   int run() const {
-    if (!ops.empty() && (!list.empty() || limit || !op_filter.empty()))
-      throw InputError("--list, --limit and --op describe the whole registry; drop OP, or drop them");
+    if (!ops.empty() && (!list.empty() || limit || !op_filter.empty() || opset.given()))
+      throw InputError("--list, --limit, --op, --ops-from and --opset describe the whole registry; drop OP, or drop "
+                       "them");
     return ops.empty() ? run_key() : run_operators();
   }
 
@@ -51,15 +53,19 @@ struct ExplainCommand {
         append_explain_text(out, *reg, explain_operator_key(*reg, *op, k), options);
       }
     }
-    write_stdout(out);
+    if (write_output(out, output)) log_note("wrote {}", output);
     return 0;
   }
 
   int run_key() const {
-    auto reg = op_filter.empty() ? open_registry(registry) : load_and_select(registry.request(), op_filter).registry;
+    auto reg = op_filter.empty() || opset.given()
+                   ? open_registry(registry)
+                   : load_and_select(registry.request(), op_patterns_of(opset, op_filter)).registry;
     const Catalogue& cat = reg->catalogue();
     const Key k = require_key(cat, key, "--key", &builtin_releases());
-    const auto selected = op_filter.empty() ? reg->sorted_operators() : select_operators(*reg, op_filter);
+    const OperatorScope scope = operator_scope(*reg, opset, op_filter);
+    const auto selected = scope.patterns.empty() ? reg->sorted_operators() : select_operators(*reg, scope.patterns);
+    if (!scope.label.empty()) log_note("operators: {}", scope.label);
     KeyReportOptions options;
     options.limit = limit;
     options.width = static_cast<int>(output_width());
@@ -69,7 +75,7 @@ struct ExplainCommand {
     std::string out;
     if (format == "json") out = key_report_json(*reg, report, options).dump(2) + "\n";
     else append_key_report_text(out, *reg, report, options);
-    write_stdout(out);
+    if (write_output(out, output)) log_note("wrote {}", output);
     return 0;
   }
 };
@@ -102,6 +108,7 @@ void setup_explain(CLI::App& app, int& exit_code) {
   sub->add_option("-k,--key", command->key, "Dispatch key: runtime key, alias key or building block")->required();
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json"});
+  add_output_option(sub, command->output, "The explanation (or JSON)");
   sub->add_option("--list", command->list,
                   "Without OP: list the operators of an outcome group (kernel, CompositeImplicitAutograd or "
                   "CIA, fallback, fallthrough, ambiguous, missing, a tag such as 'math kernel', or all)")
@@ -109,6 +116,7 @@ void setup_explain(CLI::App& app, int& exit_code) {
   sub->add_option("--limit", command->limit, "Without OP: list at most N operators per group")->type_name("N");
   sub->add_option("--op", command->op_filter, "Without OP: only operators matching PATTERN (repeatable)")
       ->type_name("PATTERN");
+  add_operator_set_options(sub, command->opset);
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
 

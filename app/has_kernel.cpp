@@ -84,7 +84,7 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
   sub->add_option("-k,--key", command->key, "Dispatch key")->required();
   sub->add_flag("--computed", command->computed, "Ask about the computed row instead of a registration");
   sub->add_flag("--works", command->works, "Does K's row run a kernel that returns (yes/no/unknown)");
-  sub->add_flag("--json", command->json, "JSON output (same as --format json)");
+  sub->add_flag("--json", command->json, "Same as --format json")->group("");
   add_format_option(sub, command->format, {"text", "json"});
   add_registry_options(sub, command->registry);
   sub->callback([command, &exit_code] { exit_code = command->run(); });

@@ -22,8 +22,10 @@ std::string versions_text() {
 struct KeysCommand {
   std::string version = std::string(k_default_release);
   std::string alias;
-  bool json = false;
+  bool json_alias = false;
+  std::string format;
   RegistryOptions registry;
+  bool json() const { return json_alias || format == "json"; }
 
   int run() const {
     std::unique_ptr<Registry> loaded;
@@ -38,7 +40,7 @@ struct KeysCommand {
       if (!cat->is_alias(k))
         throw InputError("--alias " + alias + ": not an alias key; alias keys are Autograd, "
                          "CompositeImplicitAutograd, CompositeExplicitAutograd, … (see 'dispatchctl keys')");
-      write_stdout(json ? json_document(alias_json(*cat, k)).dump(2) + "\n" : alias_text(*cat, k));
+      write_stdout(json() ? json_document(alias_json(*cat, k)).dump(2) + "\n" : alias_text(*cat, k));
       return 0;
     }
     // The full release, as show and the other commands say it: the loaded
@@ -47,7 +49,7 @@ struct KeysCommand {
     const std::string torch_version = loaded    ? loaded->torch_version()
                                       : builtin ? std::string(builtin->version)
                                                 : std::string(cat->version());
-    write_stdout(json ? catalogue_json(*cat, torch_version).dump(2) + "\n" : catalogue_text(*cat, output_width()));
+    write_stdout(json() ? catalogue_json(*cat, torch_version).dump(2) + "\n" : catalogue_text(*cat, output_width()));
     return 0;
   }
 };
@@ -62,7 +64,7 @@ void setup_keys(CLI::App& app, int& exit_code) {
       "the autogradother backends and the backend set of each autograd key.\n\n"
       "Examples:\n"
       "  dispatchctl keys\n"
-      "  dispatchctl keys --torch-version " + major_minor(builtin_registries().back().version) + " --json\n"
+      "  dispatchctl keys --torch-version " + major_minor(builtin_registries().back().version) + " --format json\n"
       "  dispatchctl keys -m mine.json        (the release an export was made from)\n"
       "  dispatchctl keys --alias CompositeExplicitAutogradNonFunctional");
   add_registry_options(sub, command->registry);
@@ -71,7 +73,8 @@ void setup_keys(CLI::App& app, int& exit_code) {
       ->capture_default_str()
       ->type_name("V");
   sub->add_option("--alias", command->alias, "Only this alias key's runtime keys")->type_name("NAME");
-  sub->add_flag("--json", command->json, "JSON output");
+  add_format_option(sub, command->format, {"text", "json"});
+  sub->add_flag("--json", command->json_alias, "Same as --format json")->group("");
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }
 

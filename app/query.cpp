@@ -16,13 +16,19 @@ struct QueryCommand {
   std::string key;
   bool registered = false, computed = false, works = false, fails = false, unknown = false;
   std::vector<std::string> tags, outcomes, registered_at, without, ops;
-  bool count = false, json = false;
+  OperatorSetOptions opset;
+  bool count = false, json_alias = false;
+  std::string format, output;
 
   int run() const {
-    auto reg = ops.empty() ? open_registry(registry) : load_and_select(registry.request(), ops).registry;
+    const bool json = json_alias || format == "json";
+    auto reg = ops.empty() || opset.given() ? open_registry(registry)
+                                            : load_and_select(registry.request(), op_patterns_of(opset, ops)).registry;
     const Catalogue& cat = reg->catalogue();
     Query q;
     if (!key.empty()) q.key = require_key(cat, key, "--key", &builtin_releases());
+    // --format json counts --key's rows of the operators by outcome, a predicate or not.
+    q.count_outcomes = json && q.key && !cat.is_alias(*q.key);
     q.registered = registered;
     q.computed = computed;
     q.works = works;
@@ -33,7 +39,7 @@ struct QueryCommand {
     for (const auto& k : registered_at)
       q.registered_at.push_back(require_key(cat, k, "--registered-at", &builtin_releases()));
     for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without", &builtin_releases()));
-    q.op_patterns = ops;
+    q.op_patterns = operator_scope(*reg, opset, ops).patterns;
     const auto found = run_query(*reg, q);
     // --works leaves out Python kernels (unknown); say how many, so "no" is not read as "none".
     size_t left_out = 0;
@@ -44,12 +50,12 @@ struct QueryCommand {
       left_out = run_query(*reg, python).size();
     }
     std::optional<QueryOutcomes> counts;
-    const bool row_mode = computed || works || fails || unknown || !tags.empty() || !outcomes.empty();
-    if (json && row_mode) counts = QueryOutcomes{*q.key, query_outcome_counts(*reg, q)};
-    if (json)
-      write_stdout(query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt, counts));
-    else if (count) write_stdout(std::to_string(found.size()) + "\n");
-    else write_stdout(query_names_text(found));
+    if (q.count_outcomes) counts = QueryOutcomes{*q.key, query_outcome_counts(*reg, q)};
+    const std::string text =
+        json ? query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt, counts)
+        : count ? std::to_string(found.size()) + "\n"
+                : query_names_text(found);
+    if (write_output(text, output)) log_note("wrote {}", output);
     if (left_out && !json)
       log_note("{} operator{} whose {} row is a python kernel not listed: whether {} is unknown (--unknown "
                "lists them)",
@@ -77,9 +83,10 @@ void setup_query(CLI::App& app, int& exit_code) {
       "  --unknown     K's row is a python kernel (torch/_meta_registrations.py, torch.library):\n"
       "                whether it works is unknown, so --works leaves it out (Python meta kernels\n"
       "                raise for data-dependent ops such as aten::nonzero) and says how many on stderr\n"
-      "Output: sorted names, one per line (--count: the number; --json, with \"outcomes\": K's rows of\n"
-      "every --op operator by outcome, as report and explain --key count them). Exit status: 0 when some\n"
-      "operator matches, 1 when none, 2 on bad input.\n"
+      "Output: sorted names, one per line (--count: the number; --format json, with \"outcomes\": K's\n"
+      "rows of every operator in scope by outcome, as report and explain --key count them; --key alone\n"
+      "is then a question). Scope: --op, --ops-from FILE (a model's operators, exact names), --opset\n"
+      "core. Exit status: 0 when some operator matches, 1 when none, 2 on bad input.\n"
       "\nExamples:\n"
       "  dispatchctl query --key Meta --fails --op 'aten::*'            # aten ops with no working Meta kernel\n"
       "  dispatchctl query --registered-at CompositeImplicitAutograd --registered-at CPU\n"
@@ -87,6 +94,7 @@ void setup_query(CLI::App& app, int& exit_code) {
       "  dispatchctl query --key Meta --unknown --op 'aten::*'          # rows that are python kernels\n"
       "  dispatchctl query --key AutogradCPU --outcome autograd_not_implemented --count\n"
       "  dispatchctl query --key AutogradOther --tag 'ambiguous autogradother'\n"
+      "  dispatchctl query --key PrivateUse1 --opset core --format json -m my_backend.json\n"
       "  dispatchctl query --key Meta --registered --count -m " + oldest_builtin() + "");
   sub->add_option("-k,--key", command->key,
                   "The key --registered/--computed/--tag/--outcome/--works/--fails/--unknown read");
@@ -103,7 +111,10 @@ void setup_query(CLI::App& app, int& exit_code) {
   sub->add_option("--without", command->without, "No kernel registered at exactly K (repeatable)")->type_name("K");
   sub->add_option("--op", command->ops, "Only operators matching PATTERN (repeatable: any)")->type_name("PATTERN");
   sub->add_flag("--count", command->count, "Print the number of operators only");
-  sub->add_flag("--json", command->json, "{\"torch_version\", \"count\", \"operators\": [...]}");
+  add_format_option(sub, command->format, {"text", "json"});
+  sub->add_flag("--json", command->json_alias, "Same as --format json")->group("");
+  add_operator_set_options(sub, command->opset);
+  add_output_option(sub, command->output, "The list (or JSON)");
   add_registry_options(sub, command->registry);
   sub->callback([command, &exit_code] { exit_code = command->run(); });
 }

@@ -8,6 +8,7 @@ namespace dispatchctl::cli {
 
 void setup_registries(CLI::App& app, int& exit_code) {
   auto json = std::make_shared<bool>(false);
+  auto format = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand(
       "registries", "List the PyTorch registries built into this binary: real and predicted, CPU-only and CUDA");
   sub->footer(
@@ -18,12 +19,13 @@ void setup_registries(CLI::App& app, int& exit_code) {
       "A CPU-only build (cpu_only) registers no kernel for CUDA, HIP, XPU, MPS…, so its\n"
       "CUDA rows are what a CPU-only PyTorch computes; use a CUDA registry or export your CUDA build\n"
       "(-m python, or dispatchctl export -o my_torch.json) for CUDA answers.\n"
-      "JSON: [{name, torch_version, build, predicted, predicted_from?, cpu_only, backends_compiled,\n"
+      "--format json: [{name, torch_version, build, predicted, predicted_from?, cpu_only, backends_compiled,\n"
       "backends_not_compiled, operators, kernels, fallbacks, default}]");
-  sub->add_flag("--json", *json, "JSON output");
-  sub->callback([json, &exit_code] {
+  add_format_option(sub, *format, {"text", "json"});
+  sub->add_flag("--json", *json, "Same as --format json")->group("");
+  sub->callback([json, format, &exit_code] {
     const BuiltinInventory inventory = builtin_inventory();
-    write_stdout(*json ? registries_json(inventory).dump(2) + "\n" : registries_text(inventory, output_width()));
+    write_stdout(*json || *format == "json" ? registries_json(inventory).dump(2) + "\n" : registries_text(inventory, output_width()));
     exit_code = 0;
   });
 }

@@ -10,6 +10,7 @@
 #include "render/show_render.h"
 #include "table/torch_text.h"
 #include "render/json_document.h"
+#include "util/file_io.h"
 #include "util/log.h"
 
 namespace dispatchctl::cli {
@@ -43,7 +44,7 @@ class BuildNote {
 struct ShowCommand {
   RegistryOptions registry;
   std::vector<std::string> ops;
-  std::string format;
+  std::string format, output;
   bool all_keys = false;
   bool live = false;
 
@@ -63,6 +64,13 @@ struct ShowCommand {
   }
 
   int run() const {
+    if (!output.empty() && output != "-") require_writable_output(output);
+    // -o FILE: gathered, then written atomically once complete.
+    std::string document;
+    const auto emit = [&](std::string_view text) {
+      if (output.empty() || output == "-") write_stdout(text);
+      else document += text;
+    };
     auto [reg, selected] = load_and_select(registry.request(), ops);
     const Catalogue& cat = reg->catalogue();
     const bool blocks = selected.size() > 1;
@@ -76,13 +84,13 @@ struct ShowCommand {
         if (lt) annotate_live_json(j, *reg, *op, *lt);
         operators.push_back(std::move(j));
       }
-      write_stdout(show_json_document_text(*reg, note.text(cat), std::move(operators),
-                                           predicted_registry_note(reg->sources)));
+      emit(show_json_document_text(*reg, note.text(cat), std::move(operators),
+                                   predicted_registry_note(reg->sources)));
     } else {
       // Operator by operator into one fixed buffer handed to stdout as it
       // fills (util/chunked_output.h): memory stays flat and small however
       // many tables are printed.
-      ChunkedOutput chunks(write_stdout);
+      ChunkedOutput chunks(emit);
       std::string out;  // one text or state block at a time
       const ShowOptions options{all_keys, stdout_is_color_terminal(), output_width()};
       if (format == "text") {
@@ -116,6 +124,7 @@ struct ShowCommand {
       }
       chunks.flush();
     }
+    if (write_output(document, output)) log_note("wrote {}", output);
     keep_until_exit(std::move(reg));
     return 0;
   }
@@ -147,6 +156,7 @@ void setup_show(CLI::App& app, int& exit_code) {
   sub->add_option("OP", command->ops, "Operators: name, bare name or glob")->required();
   add_registry_options(sub, command->registry);
   add_format_option(sub, command->format, {"text", "json", "torch-table", "torch-state"});
+  add_output_option(sub, command->output, "Tables (or JSON)");
   sub->add_flag("--live", command->live,
                  "Show the live table: replay registrations in order as PyTorch updates it and "
                  "mark stale rows (live != recomputed); torch-table then prints the live rows");

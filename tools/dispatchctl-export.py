@@ -128,7 +128,7 @@ def export(args, problems):
         manifest["fallbacks"] = fallbacks
     manifest["operators"] = operators
     if args.composite_calls:
-        manifest["composite_calls"] = composite_calls(torch, operators, version)
+        manifest["composite_calls"] = composite_calls(torch, operators, version, args.worker_script)
     if args.recorded:
         manifest["recorded"] = {"tables": tables, "states": states}
     stats = (len(operators), sum(len(o.get("kernels", [])) for o in operators), len(fallbacks),
@@ -136,7 +136,7 @@ def export(args, problems):
     return manifest, stats
 
 
-def composite_calls(torch, operators, version):
+def composite_calls(torch, operators, version, worker_script=None):
     """What the hand-written composite kernels of this torch call (docs/composite-calls.md),
     recorded by running them in worker processes (this script, started with --worker)."""
     device = "privateuse1" if privateuse1_backend_available(torch) else "cpu"
@@ -147,7 +147,12 @@ def composite_calls(torch, operators, version):
 
     def progress(done, total):
         show_progress("recording composite calls: %d/%d units" % (done, total))
-    result, summary = record_composite_calls(os.path.abspath(__file__), operators, torchgen_yaml_folder(),
+    # The workers are this script started again: read from standard input, it names its file.
+    script = worker_script or os.path.abspath(globals().get("__file__", ""))
+    if not os.path.isfile(script):
+        raise ExportError("--composite-calls starts this script again in worker processes: run it from a "
+                          "file, or give that file with --worker-script FILE")
+    result, summary = record_composite_calls(script, operators, torchgen_yaml_folder(),
                                              version, torch.__version__, how, device, progress=progress)
     clear_progress()
     print("dispatchctl-export: composite calls: %d kernels of %d operators, %d backward, in %.0f s"
@@ -198,6 +203,9 @@ def main(argv=None):
     parser.add_argument("--composite-calls", dest="composite_calls", action="store_true",
                         help="also record what every hand-written composite kernel and backward calls, by "
                              "running them on sample inputs (docs/composite-calls.md; takes minutes)")
+    parser.add_argument("--worker-script", metavar="FILE",
+                        help="this script's own file, for --composite-calls' workers when it is read from "
+                             "standard input")
     args = parser.parse_args(argv)
 
     problems = Problems()

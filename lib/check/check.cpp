@@ -2,12 +2,14 @@
 #include "builtin/builtin_catalogues.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 #include "check/lint.h"
 #include "check/lint_changes.h"
 #include "builtin/builtin.h"
 #include "check/load.h"
+#include "load/operator_set.h"
 #include "load/source_spec.h"
 #include "registry/op_select.h"
 #include "registry/key_lookup.h"
@@ -31,10 +33,29 @@ bool enabled(const CheckOptions& options, std::string_view rule) {
   return severity_for(options, std::string(rule)).has_value();
 }
 
+// --ops-from / --opset: the names of the set the registry holds (a note for the others).
+std::shared_ptr<const std::set<std::string, std::less<>>> operator_set_scope(const Registry& registry,
+                                                                             const CheckOptions& options,
+                                                                             std::vector<std::string>& notes) {
+  if (options.ops_from.empty() && options.opset.empty()) return nullptr;
+  if (!options.ops_from.empty() && !options.opset.empty())
+    throw InputError("--ops-from and --opset each name the operators to check; give one of them");
+  const OperatorSet set = options.opset.empty() ? read_operator_list(options.ops_from)
+                                                : builtin_operator_set(registry.torch_version(), options.opset);
+  const OperatorSetInRegistry found = find_operator_set(registry, set);
+  if (std::string note = absent_operators_note(registry, set, found.absent); !note.empty())
+    notes.push_back(std::move(note));
+  auto names = std::make_shared<std::set<std::string, std::less<>>>();
+  for (const std::string& name : set.names)
+    if (registry.find(name)) names->insert(name);
+  return names;
+}
+
 LintScope make_scope(const Registry& registry, const std::vector<std::string>& manifest_files,
-                     const CheckOptions& options) {
+                     const CheckOptions& options, std::vector<std::string>& notes) {
   for (const auto& p : options.op_patterns)
     if (!is_glob(p)) (void)select_operators(registry, {p});  // a typo is exit 2 with did-you-mean
+  const auto in_set = operator_set_scope(registry, options, notes);
   LintScope scope;
   const Catalogue& cat = registry.catalogue();
   for (const auto& name : options.require) {
@@ -49,7 +70,8 @@ LintScope make_scope(const Registry& registry, const std::vector<std::string>& m
                        [&](const Kernel& k) { return files.count(k.origin.file()) > 0; });
   };
   scope.contains = [touched_by_files, all = files.empty() || options.include_base,
-                    patterns = options.op_patterns](const Operator& op) {
+                    patterns = options.op_patterns, in_set](const Operator& op) {
+    if (in_set && !in_set->count(std::string_view(op.name))) return false;
     if (!patterns.empty() &&
         std::none_of(patterns.begin(), patterns.end(),
                      [&](const std::string& p) { return op_matches(p, op.name); }))
@@ -107,9 +129,11 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     // load.manifest_files adds the files a typed source such as torchgen:DIR read.
     std::vector<std::string> manifest_files = load.manifest_files;
     for (const auto& s : sources)
-      if (const SourceSpec spec = parse_source_spec(s); spec.kind == SourceSpec::Kind::File)
+      if (const SourceSpec spec = parse_source_spec(s);
+          spec.kind == SourceSpec::Kind::File &&
+          std::find(load.base_files.begin(), load.base_files.end(), spec.argument) == load.base_files.end())
         manifest_files.push_back(spec.argument);
-    const LintScope scope = make_scope(registry, manifest_files, options);
+    const LintScope scope = make_scope(registry, manifest_files, options, result.notes);
     result.in_scope = scope.contains;
     for (const auto& op : registry.operators()) result.operators_checked += scope.contains(op);
     using Lint = void (*)(const Registry&, const LintScope&, std::vector<Finding>&);

@@ -20,6 +20,9 @@ namespace dispatchctl {
 struct CheckOptions {
   std::vector<std::string> require;      // runtime keys every operator in scope must fill
   std::vector<std::string> op_patterns;  // scope; empty = see run_check
+  // Scope too: only the operators a list names (--ops-from FILE, exact
+  // overload names) or the release tags (--opset core); load/operator_set.h.
+  std::string ops_from, opset;
   // Per-rule severity; nullopt turns the rule off. Absent = the rule's default.
   std::map<std::string, std::optional<Severity>> severities;
   bool warnings_as_errors = false;

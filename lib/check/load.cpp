@@ -107,6 +107,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
       out.not_loaded.push_back(specs[i].text);
       continue;
     }
+    bool is_base = false;
     if (!out.registry) {
       // The layering rule every command follows (--layer). Outside the
       // findings: a flag that cannot be honoured and the base registry
@@ -114,11 +115,14 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
       LayeringDecision decision = decide_layering(*manifest, layering);
       if (!decision.base.empty()) out.registry = load_registry({decision.base});
       if (!decision.note.empty()) out.notes.push_back(std::move(decision.note));
+      // A whole registry with manifests after it is their base, as builtin: is.
+      is_base = decision.base.empty() && manifest->whole_registry && i + 1 < specs.size();
     }
     try {
       if (!out.registry) out.registry = std::make_unique<Registry>(*manifest->catalogue, manifest->torch_version);
       out.registry->on_refused = sink;
-      out.manifest_files.push_back(source);  // even if it loads only in part
+      if (is_base) out.base_files.push_back(source);
+      else out.manifest_files.push_back(source);  // even if it loads only in part
       apply_manifest(*out.registry, std::move(*manifest));
     } catch (const InputError& e) {
       out.findings.push_back(load_error(source, e.what()));

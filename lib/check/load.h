@@ -16,6 +16,9 @@ namespace dispatchctl {
 struct CheckLoad {
   std::unique_ptr<Registry> registry;  // null when nothing could be loaded
   std::vector<std::string> manifest_files;  // non-builtin sources that loaded at least in part
+  // A first manifest file that is a whole registry (an export) with more
+  // sources after it: the base, like a builtin: it is not what is checked.
+  std::vector<std::string> base_files;
   std::vector<Finding> findings;            // severities still the rules' defaults
   std::vector<std::string> notes;           // the layering rule's (load/load_registry.h), for stderr
   // Sources (as given) that did not load, or loaded only in part: the registry

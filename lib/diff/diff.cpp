@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "diff/touching.h"
 #include "registry/op_select.h"
 #include "util/errors.h"
 #include "util/log.h"
@@ -80,7 +81,8 @@ DiffResult::Counts DiffResult::counts() const {
     if (op.change == OperatorDiff::Change::Added) ++c.operators_added;
     else if (op.change == OperatorDiff::Change::Removed) ++c.operators_removed;
     else ++c.operators_changed;
-    c.rows_changed += op.rows.size();
+    // An added or removed operator's rows (--key) say what it does; no row of it changed.
+    if (op.change == OperatorDiff::Change::Changed) c.rows_changed += op.rows.size();
     for (const auto& r : op.registrations) ++(r.added ? c.registrations_added : c.registrations_removed);
   }
   return c;
@@ -90,7 +92,7 @@ std::vector<KeyTransition> DiffResult::transitions() const {
   const Catalogue& cat = new_registry->catalogue();
   std::map<std::tuple<std::string, Rule, KernelLanguage, Rule, KernelLanguage>, size_t> counts;
   for (const auto& op : operators)
-    for (const auto& g : op.groups)
+    for (const auto& g : op.change == OperatorDiff::Change::Changed ? op.groups : std::vector<ChangeGroup>{})
       for (size_t i : g.rows)
         ++counts[{op.rows[i].key, g.before.rule, g.before.language, g.after.rule, g.after.language}];
   std::vector<KeyTransition> out;
@@ -131,6 +133,8 @@ class Differ {
     validate_keys();
     validate_ops();
     pair_keys();
+    if (!options.touching.empty()) touching_ = touching_operators(old_reg, new_reg, options.touching, options.keys);
+    list_fallback_rows_ = !options.op_patterns.empty() || !options.keys.empty() || !options.touching.empty();
   }
 
   DiffResult run() {
@@ -168,6 +172,7 @@ class Differ {
       }
       // Identical registrations can only differ where a fallback changed (§3.2 step 9).
       if (a && b) diff_rows(*a, *b, same_regs, d);
+      else if (!keys_.empty()) one_side_rows(a, b, d);
       group_rows(d);
       const bool whole_op = d.change != OperatorDiff::Change::Changed && (keys_.empty() || !d.registrations.empty());
       if (whole_op || !d.rows.empty() || !d.registrations.empty() || d.schema_before || d.schema_after)
@@ -221,6 +226,7 @@ class Differ {
   }
 
   bool wanted_op(const std::string& name) const {
+    if (!options_.touching.empty() && !touching_.count(name)) return false;
     if (options_.op_patterns.empty()) return true;
     for (const auto& p : options_.op_patterns)
       if (op_matches(p, name)) return true;
@@ -345,12 +351,32 @@ class Differ {
       const Row before = compute_row(old_, a, old_keys[pair.old_index]);
       const Row after = compute_row(new_, b, new_keys[pair.new_index]);
       if (same_row(before, after)) continue;
-      // Nothing of the operator's own is involved: the fallback's change, counted there.
+      // Nothing of the operator's own is involved: the fallback's change, counted
+      // there, and listed per operator only in a filtered (a backend's) view.
       if (fallback_or_missing(before) && fallback_or_missing(after)) {
         ++fallback_rows_[pair.name];
+        if (!list_fallback_rows_) continue;
+        d.rows.push_back({pair.name, before, after, followed(old_, a, before), followed(new_, b, after), true});
         continue;
       }
       d.rows.push_back({pair.name, before, after, followed(old_, a, before), followed(new_, b, after)});
+    }
+  }
+
+  // An operator only one side has, at the --key keys: its rows there, the
+  // other side's missing (a call of an operator that does not exist fails).
+  void one_side_rows(const Operator* a, const Operator* b, OperatorDiff& d) const {
+    const auto& old_keys = old_.catalogue().runtime_keys();
+    const auto& new_keys = new_.catalogue().runtime_keys();
+    for (const auto& pair : pairs_) {
+      RowChange change;
+      change.key = pair.name;
+      if (a) change.before = compute_row(old_, *a, old_keys[pair.old_index]);
+      if (b) change.after = compute_row(new_, *b, new_keys[pair.new_index]);
+      if (a) change.before_outcome = followed(old_, *a, change.before);
+      if (b) change.after_outcome = followed(new_, *b, change.after);
+      change.by_fallback = fallback_or_missing(change.before) && fallback_or_missing(change.after);
+      d.rows.push_back(std::move(change));
     }
   }
 
@@ -382,6 +408,8 @@ class Differ {
   std::vector<KeyPair> pairs_;
   std::vector<std::string> keys_only_old_, keys_only_new_;
   std::set<std::string> changed_fallbacks_;
+  std::set<std::string, std::less<>> touching_;
+  bool list_fallback_rows_ = false;
   std::map<std::string, size_t> fallback_rows_;
 };
 

@@ -13,7 +13,12 @@
 // - A row that is the backend fallback (or missing) on both sides changes only
 //   when the fallback at its key changes; that is reported once, in
 //   DiffResult::fallbacks with the number of operators whose row it affects,
-//   not as a row of every operator.
+//   not as a row of every operator. With --op, --key or --touching (a
+//   backend's view of its own operators and keys) those rows are listed per
+//   operator too, each side's outcome with them (RowChange::by_fallback).
+// - With --key, an operator added or removed carries its rows at those keys
+//   (the side it is absent from: missing), so "which new operators fail at
+//   PrivateUse1" is read from the diff.
 // - Rows are compared by key name. A runtime key only one release has is not
 //   compared: it is listed once in keys_only_old / keys_only_new.
 #pragma once
@@ -32,6 +37,9 @@ struct DiffOptions {
   std::vector<std::string> op_patterns;  // empty = every operator
   std::vector<std::string> keys;         // runtime key names; empty = every key
   bool locations = false;                // a kernel whose file:line moved counts as changed
+  // Only the operators these manifest files (sources of either side) define
+  // or register kernels for, and those whose composites reach them (diff/touching.h).
+  std::vector<std::string> touching = {};
 };
 
 struct RegistrationChange {
@@ -60,6 +68,8 @@ struct RowChange {
   // What a call reaching each side runs (table/outcome.h), generated composites
   // followed to their callee's row at the same key in that side's registry.
   RowOutcome before_outcome, after_outcome;
+  // Filled by the backend fallback (or missing) on both sides: the change is the fallback's.
+  bool by_fallback = false;
 };
 
 // How a row was filled, as a change group compares it.

@@ -292,7 +292,7 @@ RowExplanation explain_row(const Registry& registry, const Operator& op, Key k, 
   std::vector<Key> available = available_keys(table);
   add_live(registry, op, e, available);
   if (!e.row.valid()) {
-    e.error = missing_row_error(cat, op, k, table, available);
+    e.error = missing_row_error(cat, op, k, table, available, registry.privateuse1_backend);
     e.available = available;
   }
   if (with_fixes && (!e.row.valid() || e.raises)) e.fixes = find_fixes(registry, op, k, table);

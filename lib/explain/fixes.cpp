@@ -1,6 +1,7 @@
 #include "explain/fixes.h"
 
 #include <memory>
+#include <string_view>
 
 #include "query/predicates.h"
 
@@ -22,6 +23,22 @@ std::unique_ptr<Registry> scratch_registry(const Registry& registry, const Opera
 bool same_kernel(const Row& a, const Row& b) {
   return a.rule == b.rule && a.provider == b.provider && a.debug() == b.debug() &&
          a.fallthrough() == b.fallthrough();
+}
+
+// PrivateUse1..3 are c10's keys for backends outside PyTorch (their
+// Autograd, Autocast, Sparse … keys included).
+bool out_of_tree_key(const Catalogue& cat, Key k) {
+  const int backend = cat.backend_of(k);
+  if (backend != 0) return std::string_view(cat.spec().backends[backend - 1]).starts_with("PrivateUse");
+  return cat.name(k).find("PrivateUse") != std::string::npos;
+}
+
+// PyTorch's own operator: aten's, or defined by the registry a backend is
+// layered over (its first source). Its alias-key (composite) kernels are
+// PyTorch's to register: a backend adds kernels at its own keys only.
+bool pytorch_operator(const Registry& registry, const Operator& op) {
+  if (std::string_view(op.name).starts_with("aten::")) return true;
+  return op.schema && registry.sources.size() > 1 && op.schema->origin.file() == registry.sources.front();
 }
 
 std::vector<Key> candidate_keys(const Catalogue& cat, Key k) {
@@ -67,7 +84,9 @@ std::vector<Fix> find_fixes(const Registry& registry, const Operator& op, Key k,
                             const std::vector<Row>& table) {
   const Catalogue& cat = registry.catalogue();
   std::vector<Fix> fixes;
-  for (Key candidate : candidate_keys(cat, k)) {
+  std::vector<Key> candidates = candidate_keys(cat, k);
+  if (k != k_undefined && out_of_tree_key(cat, k) && pytorch_operator(registry, op)) candidates = {k};
+  for (Key candidate : candidates) {
     auto scratch = scratch_registry(registry, op);
     Kernel kernel;
     kernel.key = candidate;

@@ -11,7 +11,10 @@ namespace dispatchctl {
 
 // Candidates, in the order a user would consider them: a kernel at `k`
 // itself, at each alias covering `k` (precedence order), then a backend
-// fallback for `k` when it has none. `table` is the operator's current table.
+// fallback for `k` when it has none. At an out-of-tree backend's key
+// (PrivateUse1, AutogradPrivateUse1 …) for PyTorch's own operator only what
+// that backend can register: a kernel at `k`, the fallback (the alias keys'
+// composite kernels are PyTorch's). `table` is the operator's current table.
 std::vector<Fix> find_fixes(const Registry& registry, const Operator& op, Key k,
                             const std::vector<Row>& table);
 

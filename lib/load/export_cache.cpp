@@ -36,6 +36,9 @@ std::string stamp(const std::string& path) {
 // resolves to and its stamp, and the environment that changes sys.path.
 // Empty when it cannot be found (the probe then says why).
 std::string interpreter_identity(const std::string& interpreter) {
+  // A wrapper ("chroot DIR python3"): its torch lives where no host path
+  // shows it changing, so it is probed on every run (the export stays cached).
+  if (interpreter.find_first_of(" \t") != std::string::npos) return "";
   std::string path;
   if (interpreter.find('/') != std::string::npos) {
     path = interpreter;

@@ -125,9 +125,25 @@ LayeringDecision decide_layering(const ManifestDocument& manifest, LoadRequest::
   using Layering = LoadRequest::Layering;
   if (layering == Layering::Bare) return {};
   const BuiltinRegistry* base = find_builtin(major_minor(manifest.torch_version));
+  // No CPU-only build of the release is built in, another build is (2.6.0+cuda):
+  // that one is the release's registry, said so in the note.
+  std::string other_build;
+  if (!base) {
+    for (const BuiltinRegistry& b : builtin_registries())
+      if (major_minor(b.release) == major_minor(manifest.torch_version) && b.predicted_from.empty()) {
+        base = &b;
+        other_build = " (the built-in registry of PyTorch " + major_minor(manifest.torch_version) + ", a " +
+                      std::string(b.build) + " build)";
+        break;
+      }
+  }
   const std::string base_name = base ? std::string(k_builtin_prefix) + std::string(base->version) : "";
   if (layering == Layering::Auto) {
     if (base && redeclares_fallbacks(manifest, *base)) return {};
+    // An export (it carries its release profile) is a whole registry by
+    // construction: nothing to say. A hand-written manifest that defines an
+    // aten:: operator may be a backend's by mistake: say which one decided.
+    if (manifest.whole_registry && manifest.has_profile) return {};
     if (manifest.whole_registry)
       return {"", manifest.source + ": loaded alone: it defines " + manifest.first_aten_definition +
                       (manifest.aten_definitions > 1
@@ -143,7 +159,7 @@ LayeringDecision decide_layering(const ManifestDocument& manifest, LoadRequest::
     return {"", manifest.source + ": defines no aten:: operators, and no registry of PyTorch " +
                     manifest.torch_version + " is built in: loaded bare (export that torch's whole registry "
                     "with 'dispatchctl export' and pass it first to layer over it)"};
-  return {base_name, manifest.source + ": layered over " + base_name +
+  return {base_name, manifest.source + ": layered over " + base_name + other_build +
                          (layering == Layering::Builtin ? " (--layer builtin)"
                                                         : " (it defines no aten:: operators; --bare loads it alone)")};
 }

@@ -40,11 +40,26 @@ struct RunResult {
   std::string out, err;
 };
 
-// Runs argv[0] (looked up in PATH) with stdout and stderr captured in files.
-RunResult run(const std::vector<std::string>& argv, const fs::path& scratch) {
-  const fs::path out = scratch.string() + ".out", err = scratch.string() + ".err";
+// The interpreter as words: "python3", or a wrapper that runs one elsewhere
+// ("chroot /srv/sid python3", "docker exec -i C python3"), split at blanks.
+std::vector<std::string> interpreter_words(const std::string& interpreter) {
+  std::vector<std::string> words;
+  std::istringstream in(interpreter);
+  for (std::string word; in >> word;) words.push_back(word);
+  if (words.empty()) words.push_back(interpreter);
+  return words;
+}
+
+// Runs argv[0] (looked up in PATH) with stdout and stderr captured in files;
+// `stdin_file` (else /dev/null's absence: inherited) is its standard input, and
+// `stdout_file`, when given, receives its standard output instead of RunResult::out.
+RunResult run(const std::vector<std::string>& argv, const fs::path& scratch, const fs::path& stdin_file = {},
+              const fs::path& stdout_file = {}) {
+  const fs::path out = stdout_file.empty() ? fs::path(scratch.string() + ".out") : stdout_file;
+  const fs::path err = scratch.string() + ".err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  if (!stdin_file.empty()) posix_spawn_file_actions_addopen(&actions, 0, stdin_file.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   std::vector<char*> args;
@@ -71,9 +86,11 @@ RunResult run(const std::vector<std::string>& argv, const fs::path& scratch) {
     s << in.rdbuf();
     return s.str();
   };
-  result.out = slurp(out), result.err = slurp(err);
+  if (stdout_file.empty()) result.out = slurp(out);
+  result.err = slurp(err);
   std::error_code ec;
-  fs::remove(out, ec), fs::remove(err, ec);
+  if (stdout_file.empty()) fs::remove(out, ec);
+  fs::remove(err, ec);
   return result;
 }
 
@@ -170,7 +187,8 @@ TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
       "print('module', 'torchgen-yaml', y if e else None, int(os.stat(y).st_mtime_ns) if e else '-')\n"
       "if e: w.append(y)\n"
       "for p in w: print('watch', p)\n";
-  std::vector<std::string> argv = {request.interpreter, "-c", probe};
+  std::vector<std::string> argv = interpreter_words(request.interpreter);
+  argv.insert(argv.end(), {"-c", probe});
   argv.insert(argv.end(), request.imports.begin(), request.imports.end());
   RunResult r = run(argv, scratch);
   TorchProbe out;
@@ -192,20 +210,48 @@ TorchProbe probe_torch(const PythonExport& request, const fs::path& scratch) {
 // exporter found beside torch (load/export_generated_calls.h).
 ExportCallsAdded export_in(const PythonExport& request, const std::string& output, const fs::path& script,
                            const fs::path& work) {
-  std::vector<std::string> argv = {request.interpreter, script.string(), "-o", output};
+  // The exporter is read from standard input and writes to standard output:
+  // an interpreter behind a wrapper (a chroot, a container) sees no host path.
+  std::vector<std::string> argv = interpreter_words(request.interpreter);
+  const bool wrapped = argv.size() > 1;
+  argv.push_back("-");
   for (const auto& m : request.imports) argv.insert(argv.end(), {"--import", m});
   if (!request.recorded) argv.push_back("--no-recorded");
-  if (request.composite_calls) argv.push_back("--composite-calls");
+  if (request.composite_calls) {
+    // Its recording workers start the exporter again from a file, which only an
+    // interpreter on this side of a wrapper can open.
+    if (wrapped)
+      throw InputError("python:" + request.interpreter +
+                       ": composite-calls=yes needs an interpreter without a wrapper (its workers start the "
+                       "exporter from a file); run the wrapped torch's own 'dispatchctl export --composite-calls'");
+    argv.insert(argv.end(), {"--composite-calls", "--worker-script", script.string()});
+  }
   if (request.progress)
-    request.progress("exporting the dispatcher registry of " + request.interpreter + "'s torch (takes a while; " +
+    request.progress("exporting the dispatcher registry of " + request.interpreter +
+                     "'s torch (takes a while; " +
                      (request.composite_calls ? "every composite kernel is run on sample inputs: minutes)…"
                                               : "every operator is dumped)…"));
-  RunResult r = run(argv, work / ("run-" + std::to_string(getpid())));
+  // Written beside OUTPUT, renamed once complete: never half-written.
+  const fs::path partial = output + ".part-" + std::to_string(getpid());
+  RunResult r = run(argv, work / ("run-" + std::to_string(getpid())), script, partial);
   std::error_code ec;
   // 1: written, with warnings about what could not be read.
-  if ((r.status != 0 && r.status != 1) || fs::file_size(output, ec) == 0 || ec)
-    interpreter_failed(request.interpreter, request.interpreter + " <exporter> -o " + output, r);
-  ExportCallsAdded added = add_generated_calls_to_export(output, torchgen_yaml_folder_from(r.err));
+  if ((r.status != 0 && r.status != 1) || fs::file_size(partial, ec) == 0 || ec) {
+    fs::remove(partial, ec);
+    interpreter_failed(request.interpreter, request.interpreter + " - < <exporter>", r);
+  }
+  // The mode a new file gets under the umask (0644 under 022), as the exporter's own writes had.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  fs::permissions(partial, static_cast<fs::perms>(0666 & ~mask), ec);
+  fs::rename(partial, output, ec);
+  if (ec) {
+    fs::remove(partial, ec);
+    throw InputError(output + ": cannot write the export (" + ec.message() + ")");
+  }
+  // A wrapper's paths are the other side's (a chroot's /usr/lib/python3 is not the host's): its
+  // YAML is out of reach, and a host file of the same path would be another release's.
+  ExportCallsAdded added = add_generated_calls_to_export(output, wrapped ? "" : torchgen_yaml_folder_from(r.err));
   log_verbose("python:{}: {} generated composite kernels given what they call", request.interpreter, added.calls);
   return added;
 }

@@ -136,11 +136,11 @@ void validate_query(const Catalogue& cat, const Query& q) {
   if (!q.key && (row_mode || q.registered))
     throw InputError("--registered, --computed, --tag, --outcome, --works, --fails and --unknown read the row of a key; "
                      "add --key K");
-  if (q.key && !row_mode && !q.registered)
+  if (q.key && !row_mode && !q.registered && !q.count_outcomes)
     throw InputError("--key " + cat.name(*q.key) +
                      " needs a question: add --registered, --computed, --tag TAG, --outcome NAME, --works, --fails or "
                      "--unknown");
-  if (q.key && row_mode && cat.is_alias(*q.key))
+  if (q.key && (row_mode || q.count_outcomes) && cat.is_alias(*q.key))
     throw InputError("--key " + cat.name(*q.key) +
                      ": Alias keys do not have runtime kernel registrations. Ask about one of the "
                      "runtime keys it covers (dispatchctl keys --alias " + cat.name(*q.key) +

@@ -75,6 +75,9 @@ struct Query {
   std::vector<Key> registered_at;  // a registration at exactly each
   std::vector<Key> without;        // no registration at any
   std::vector<std::string> op_patterns;  // names, bare names, globs (any of them)
+  // The caller counts --key's rows by outcome (query_outcome_counts): --key
+  // alone is then a question, "how do these operators fare at K".
+  bool count_outcomes = false;
 };
 
 // Checks the query is well-formed (a mode needs --key and vice versa; row
@@ -84,7 +87,7 @@ void validate_query(const Catalogue& cat, const Query& query);
 std::vector<const Operator*> run_query(const Registry& registry, const Query& query);
 // The query's --key rows (the row a call uses, as the predicates read it) of
 // every operator --op selects, before any row predicate, by outcome: what
-// report and explain --key count for the same key. Needs a row predicate.
+// report and explain --key count for the same key. Needs --key.
 OutcomeCounts query_outcome_counts(const Registry& registry, const Query& query);
 
 }  // namespace dispatchctl

@@ -47,7 +47,7 @@ const Catalogue& catalogue_of(const ObjectReader& top, const std::string& versio
 
 const std::vector<std::string_view> k_top_fields = {
     "dispatchctl_manifest", "torch_version", "fallbacks", "operators", "description",
-    "release_profile", "recorded"};
+    "release_profile", "recorded", "backend_name"};
 const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debug",
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
@@ -173,6 +173,7 @@ bool defines_aten(const json& element) {
 // The top-level fields: the format, the release and its catalogue.
 void read_header(ManifestDocument& m, const ManifestCatalogues& catalogues) {
   ObjectReader top(m.doc, m.source, "", k_top_fields);
+  m.known = &catalogues.known;
   m.torch_version = checked_version(top);
   m.catalogue = &catalogue_of(top, m.torch_version, catalogues);
   m.has_profile = top.get("release_profile") != nullptr;
@@ -203,7 +204,8 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
 
 // The record's strings are kept as they are (the registry keeps their pool);
 // origins are the entries' ordinals (their pointers are made when printed).
-void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source) {
+void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source,
+                    const KnownReleases* known) {
   const Problem* problem = op.problem.get();
   if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
   const std::string pointer = operator_pointer(index);
@@ -221,7 +223,7 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
   if (problem && problem->at == Problem::At::AfterDefine) throw InputError(problem->message);
   const std::string kernels_at = source + ": " + pointer + "/kernels/";
   auto resolve = [&](std::string_view key, size_t i) {
-    return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key");
+    return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key", known);
   };
   for (size_t i = 0; i < op.kernels.size(); ++i) {
     const auto& k = op.kernels[i];
@@ -253,12 +255,23 @@ void apply_header(Registry& registry, const ManifestDocument& manifest) {
   const std::string& version = manifest.torch_version;
   registry.require_release(version, source + ": /torch_version");
   if (top.get("description")) (void)top.string("description", false);
+  // torch.utils.rename_privateuse1_backend(NAME): PyTorch's texts then say NAME.
+  if (top.get("backend_name")) {
+    const std::string name = *top.string("backend_name", false);
+    if (name.empty() || name.find_first_of(" '\"\t\n") != std::string::npos)
+      top.fail("/backend_name", "'" + name + "' is not a backend name; give the name your backend passes to " +
+                                    "torch.utils.rename_privateuse1_backend, e.g. \"npu\"");
+    if (!registry.privateuse1_backend.empty() && registry.privateuse1_backend != name)
+      top.fail("/backend_name", "'" + name + "': the PrivateUse1 backend is already named '" +
+                                    registry.privateuse1_backend + "' (PyTorch renames it once)");
+    registry.privateuse1_backend = name;
+  }
   if (const json* fallbacks = top.array("fallbacks")) {
     for (size_t i = 0; i < fallbacks->size(); ++i) {
       ObjectReader r((*fallbacks)[i], source, "/fallbacks/" + std::to_string(i), k_fallback_fields);
       Fallback fb;
       fb.key = require_runtime_key(registry.catalogue(), *r.string("key", true),
-                                   source + ": " + r.at("key"));
+                                   source + ": " + r.at("key"), manifest.known);
       const std::string debug = *r.string("kernel", true);
       fb.debug = debug;
       fb.fallthrough = r.boolean("fallthrough").value_or(false);
@@ -277,11 +290,11 @@ void apply_document(Registry& registry, Doc&& manifest) {
   registry.reserve_operators(manifest.operators.size());
   if constexpr (std::is_const_v<std::remove_reference_t<Doc>>) {
     size_t index = 0;
-    for (const auto& op : manifest.operators) apply_operator(registry, op, index++, source);
+    for (const auto& op : manifest.operators) apply_operator(registry, op, index++, source, manifest.known);
   } else {
     // Each record dropped once applied: the registry grows as they go.
     for (size_t index = 0; !manifest.operators.empty(); ++index) {
-      apply_operator(registry, manifest.operators.front(), index, source);
+      apply_operator(registry, manifest.operators.front(), index, source, manifest.known);
       manifest.operators.pop_front();
     }
   }
@@ -344,7 +357,7 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
     const ManifestOperator op = read_operator(element, index, source, *m.strings);
     if (op.problem) throw GaveUp{};
     check_manifest_schema(op, index, no_text, source, *m.catalogue);
-    apply_operator(*registry, op, index++, source);
+    apply_operator(*registry, op, index++, source, m.known);
   };
   try {
     StreamedManifest streamed = stream_manifest_file(path, source, apply, start);

@@ -70,6 +70,9 @@ struct ManifestDocument {
   size_t aten_definitions = 0;
   std::string first_aten_definition;
   size_t bytes = 0;  // of JSON text read
+  // The releases the reader knew (ManifestCatalogues::known): a kernel's key
+  // of another release is then named so ("exists from PyTorch 2.x on").
+  const KnownReleases* known = nullptr;
 };
 // The catalogue a manifest without a "release_profile" is read against: `base`
 // (the registry it is layered over) when of its release, else one of `known`

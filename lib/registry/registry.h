@@ -284,6 +284,9 @@ class Registry {
 
   // Manifests (or builtin names) loaded into this registry, in order.
   std::vector<std::string> sources;
+  // The PrivateUse1 backend's name as torch.utils.rename_privateuse1_backend
+  // set it (a manifest's "backend_name"); "" when not renamed.
+  std::string privateuse1_backend;
 
  private:
   Operator& entry(std::string_view op_name, Strings strings);

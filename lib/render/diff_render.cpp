@@ -92,6 +92,24 @@ void append_group_details(std::string& out, const DiffResult& r, const OperatorD
       out += label + c.key + ": " + kernel_words(before ? c.before : c.after) + "\n";
     }
   }
+  // What a call does, where it changed (a fallback's rows: only this says it).
+  for (size_t i : g.rows) {
+    const RowChange& c = op.rows[i];
+    if (c.before_outcome.outcome != c.after_outcome.outcome)
+      out += "      a call at " + c.key + ": " + std::string(outcome_id(c.before_outcome.outcome)) + " -> " +
+             std::string(outcome_id(c.after_outcome.outcome)) + "\n";
+  }
+}
+
+// "PrivateUse1 missing, AutogradPrivateUse1 composite": an added or removed
+// operator's outcomes at the --key keys.
+std::string one_side_outcomes(const OperatorDiff& op) {
+  std::string out;
+  for (const RowChange& c : op.rows)
+    out += (out.empty() ? "" : ", ") + c.key + " " +
+           std::string(outcome_id(op.change == OperatorDiff::Change::Added ? c.after_outcome.outcome
+                                                                             : c.before_outcome.outcome));
+  return out;
 }
 
 std::string change_word(OperatorDiff::Change c) {
@@ -238,7 +256,8 @@ std::string diff_text(const DiffResult& r, const DiffRenderOptions& options) {
   for (const auto& op : r.operators) {
     if (op.change != OperatorDiff::Change::Changed) {
       out += op.name + ": " + change_word(op.change) + " (" +
-             count(op.registrations.size(), "registration", "registrations") + ")\n";
+             count(op.registrations.size(), "registration", "registrations") + ")" +
+             (op.rows.empty() ? "" : ": " + one_side_outcomes(op)) + "\n";
       continue;
     }
     if (op.schema_before || op.schema_after) out += op.name + ": schema changed\n";
@@ -336,6 +355,7 @@ static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorD
     // A generated composite: the operator whose row at the key decided its outcome.
     if (row.before_outcome.needs.op) change["before_needs"] = row.before_outcome.needs.op->name;
     if (row.after_outcome.needs.op) change["after_needs"] = row.after_outcome.needs.op->name;
+    if (row.by_fallback) change["by_fallback"] = true;
     rows.push_back(std::move(change));
   }
   o["rows"] = std::move(rows);

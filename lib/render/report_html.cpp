@@ -144,10 +144,12 @@ std::string coverage_html(const CoverageReport& report) {
   const Catalogue& cat = report.registry->catalogue();
   std::vector<std::string> keys;
   for (Key k : report.keys) keys.push_back(cat.name(k));
-  std::string subtitle = sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version() + ")";
-  if (report.cpu_only)
-    subtitle += "; a CPU-only build" +
-                (report.not_compiled.empty() ? std::string() : " (no kernels for " + join(report.not_compiled) + ")");
+  // The headline is what the page covers (the operator set, the sources);
+  // that the build is CPU-only matters only for columns it has no kernels for.
+  std::string subtitle = (report.scope.empty() ? std::string() : report.scope + " · ") +
+                         sources_label(*report.registry) + " (PyTorch " + report.registry->torch_version() + ")";
+  if (report.cpu_only && !report.not_compiled.empty())
+    subtitle += "; the build has no kernels for " + join(report.not_compiled) + " (a CPU-only build)";
   MatrixPage page(MatrixPage::Kind::Coverage, "Dispatch key coverage", subtitle, keys);
   for (std::size_t i = 0; i < report.operators.size(); ++i) {
     const Operator& op = *report.operators[i];

@@ -54,6 +54,7 @@ std::string coverage_json_text(const CoverageReport& report) {
   doc["cpu_only_build"] = report.cpu_only;
   doc["not_compiled"] = report.not_compiled;
   if (!report.build_note.empty()) doc["build_note"] = report.build_note;
+  if (!report.scope.empty()) doc["scope"] = report.scope;
   doc["keys"] = J::array();
   for (std::size_t j = 0; j < report.keys.size(); ++j) {
     const KeyTotals& t = report.totals[j];

@@ -38,6 +38,9 @@ struct CoverageReport {
   bool cpu_only = false;
   std::vector<std::string> not_compiled;  // backends of the columns the build has no kernels for
   std::string build_note;                 // the sentence saying so, "" when not CPU-only
+  // The operator set the operators come from (--opset, --ops-from), as the
+  // page and summary name it: "the core opset of PyTorch 2.14.1 (193 operators)"; set by the caller.
+  std::string scope;
 
   const Row& row(std::size_t op, std::size_t key) const { return rows[op * keys.size() + key]; }
   Outcome outcome(std::size_t op, std::size_t key) const { return outcomes[op * keys.size() + key]; }

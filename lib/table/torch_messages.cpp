@@ -27,7 +27,8 @@ std::vector<Key> available_keys(const std::vector<Row>& table) {
   return out;
 }
 
-std::string missing_row_headline(const Catalogue& cat, std::string_view op_name, Key k) {
+std::string missing_row_headline(const Catalogue& cat, std::string_view op_name, Key k,
+                                 std::string_view privateuse1_backend) {
   std::string out;
   if (k == k_undefined) {
     out += "There were no tensor arguments to this function (e.g., you passed an empty list of "
@@ -41,20 +42,24 @@ std::string missing_row_headline(const Catalogue& cat, std::string_view op_name,
   out += "Could not run '";
   out += op_name;
   out += "' with arguments from the '";
-  out += cat.name(k);
+  std::string key_name = cat.name(k);
+  constexpr std::string_view k_privateuse1 = "PrivateUse1";
+  if (const size_t at = key_name.find(k_privateuse1); !privateuse1_backend.empty() && at != std::string::npos)
+    key_name.replace(at, k_privateuse1.size(), privateuse1_backend);
+  out += key_name;
   out += "' backend";
   return out;
 }
 
 std::string missing_row_error(const Catalogue& cat, const Operator& op, Key k, const std::vector<Row>& table,
-                              const std::vector<Key>& available) {
+                              const std::vector<Key>& available, std::string_view privateuse1_backend) {
   std::string list = "[";
   for (size_t i = 0; i < available.size(); ++i) {
     if (i) list += ", ";
     list += cat.name(available[i]);
   }
   list += "]";
-  std::string out = missing_row_headline(cat, op.name, k);
+  std::string out = missing_row_headline(cat, op.name, k, privateuse1_backend);
   if (k == k_undefined) {
     out += "  Available functions are ";
   } else {

@@ -15,10 +15,15 @@ namespace dispatchctl {
 // (§4.3): Undefined's "There were no tensor arguments …" or "Could not run
 // 'OP' with arguments from the 'K' backend. …", the keys of the valid live
 // rows (`available`, listAllDispatchKeys), a blank line, the computed table.
+// `privateuse1_backend`: the name torch.utils.rename_privateuse1_backend gave
+// (Registry::privateuse1_backend): PyTorch names the key with it in "from the
+// '…' backend" (PrivateUse1 -> npu, AutocastPrivateUse1 -> Autocastnpu), not in
+// the list of available backends (live 2.14.1).
 std::string missing_row_error(const Catalogue& cat, const Operator& op, Key k, const std::vector<Row>& table,
-                              const std::vector<Key>& available);
+                              const std::vector<Key>& available, std::string_view privateuse1_backend = {});
 // Its first line only ("Could not run 'aten::add.out' with arguments from the 'QuantizedCPU' backend").
-std::string missing_row_headline(const Catalogue& cat, std::string_view op_name, Key k);
+std::string missing_row_headline(const Catalogue& cat, std::string_view op_name, Key k,
+                                 std::string_view privateuse1_backend = {});
 // Keys whose row holds a valid kernel, table order, Undefined excluded (listAllDispatchKeys).
 std::vector<Key> available_keys(const std::vector<Row>& table);
 

@@ -219,7 +219,8 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
 
 std::string missing_row_message(const Registry& registry, const Operator& op,
                                 const LiveTable& live, Key key) {
-  return missing_row_error(registry.catalogue(), op, key, live.computed, live.available_keys());
+  return missing_row_error(registry.catalogue(), op, key, live.computed, live.available_keys(),
+                           registry.privateuse1_backend);
 }
 
 namespace {

@@ -69,3 +69,12 @@ browser_test(diff_generated_composite diff --old ${CMAKE_CURRENT_LIST_DIR}/fixtu
              --expect-cell aten::mul.out,PrivateUse1,direct,missing
              --click aten::addmm,PrivateUse1
              --expect-line "PrivateUse1: registered at /src/npu_backend/csrc/ops/addmm.cpp:10 [kernel]")
+
+# Issue 33: report's SVG badge for a backend's core-opset coverage, in chromium,
+# alone and as an <img>. The counts are query's (tests/cli/cases/backend.toml):
+# 64 of the 193 core operators work at PrivateUse1 for this backend.
+add_test(NAME browser_report_badge
+         COMMAND /bin/sh -c "\"$1\" report -m \"$2\" --key PrivateUse1 --opset core --format svg -o \"$3\" && /usr/bin/python3 \"$4\" --badge \"$3\" --expect-label 'PrivateUse1 core' --expect-value '64/193 (33%)' --screenshot \"$5\""
+                 sh $<TARGET_FILE:dispatchctl> ${CMAKE_CURRENT_LIST_DIR}/fixtures/npu_structured_v2.json
+                 ${BROWSER_OUT}/badge.svg ${CMAKE_CURRENT_LIST_DIR}/check_badge.py ${BROWSER_OUT}/badge.png)
+set_tests_properties(browser_report_badge PROPERTIES TIMEOUT 120 RESOURCE_LOCK chromium)

@@ -117,7 +117,7 @@ expect_only "dispatchctl import " torch-dump torchgen
 expect_only "dispatchctl completion " bash zsh fish
 expect_only "dispatchctl show --format " text json torch-table torch-state
 expect_only "dispatchctl diff --format h" html
-expect_only "dispatchctl report -f " html json
+expect_only "dispatchctl report -f " html json markdown svg
 expect "dispatchctl show --" --format --manifest --live --all-keys --help
 expect_only "dispatchctl show -m builtin:2" 2.14.1 2.14.1+cuda 2.6.0+cuda
 expect_only "dispatchctl show -m builtin:2.6" 2.6.0+cuda

@@ -49,3 +49,11 @@ add_test(NAME exporter_modules
          COMMAND ${DISPATCHCTL_E2E_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_exporter_modules.py
                  --source ${PROJECT_SOURCE_DIR}/tools/dispatchctl-export.py
                  --built ${DISPATCHCTL_EXPORTER_SCRIPT})
+
+# Issue 33: tools/record-model-ops.py records a training step's operators with
+# the live 1.13.1 (exact overloads, below autograd), which --ops-from reads.
+dispatchctl_e2e_test(e2e_record_model_ops_live test_record_model_ops_live.py 120)
+
+# Issue 33: -m 'python:WRAPPER' (a chroot, a container): the exporter fed on
+# stdin to an interpreter that cannot open host files (fixtures/python_elsewhere.sh).
+dispatchctl_e2e_test(e2e_python_wrapper_live test_python_wrapper_live.py 300)

@@ -20,6 +20,7 @@ manifests = root / "tests/manifests"
 small = str(root / "tests/cli/fixtures/small.json")
 stale = str(root / "tests/cli/fixtures/stale.json")
 fixtures = root / "tests/schema/fixtures"
+migration = root / "tests/cli/fixtures/migration"
 
 # (schema name, command arguments, expected exit status)
 CASES = [
@@ -43,6 +44,13 @@ CASES = [
     ("query", ["query", "--key", "Meta", "--tag", "missing", "--json"], 1),
     ("query", ["query", "--key", "AutogradCPU", "--outcome", "autograd_not_implemented", "--json"], 0),
     ("report", ["report", "--key", "Meta", "--key", "CPU", "--op", "aten::add*", "--format", "json"], 0),
+    # Issue 33: an operator set ("scope"), query's outcomes without a predicate, a backend's diff
+    # (rows a fallback fills, "by_fallback"; an added operator's rows at --key).
+    ("report", ["report", "--key", "PrivateUse1", "--opset", "core", "--format", "json"], 0),
+    ("query", ["query", "--key", "PrivateUse1", "--opset", "core", "--format", "json"], 0),
+    ("diff", ["diff", "--format", "json", "--old", "builtin:2.6.0+cuda", "--old", str(migration / "npu_2.6.0.json"),
+              "--new", "builtin:2.14.1", "--new", str(migration / "npu_2.14.1.json"), "--key", "AutogradPrivateUse1",
+              "--op", "npu::*", "--op", "aten::_cudnn_attention_forward"], 1),
     ("report", ["report", "--key", "PrivateUse1", "--op", "aten::a*", "--format", "json", "-m", "builtin:2.14.1",
                 "-m", str(root / "examples/privateuse1_backend.json")], 0),
     ("trace", ["trace", "aten::add.Tensor", "--tensor", "cpu:requires_grad", "--tensor", "cpu", "--format", "json"], 0),

@@ -47,7 +47,9 @@ struct StandIn {
                           << "  echo \"standin $(cat '" << version.string() << "') " << torch.string() << " 1 2\"\n"
                           << "  echo 'watch " << torch.string() << "'\n"
                           << "  exit 0\nfi\n"
-                          << "printf '{\"dispatchctl_manifest\": 1, \"torch_version\": \"2.14.1\", \"operators\": []}' > \"$3\"\n";
+                          // The exporter comes on stdin; the manifest goes to stdout.
+                          << "cat > /dev/null\n"
+                          << "printf '{\"dispatchctl_manifest\": 1, \"torch_version\": \"2.14.1\", \"operators\": []}'\n";
     fs::permissions(python, fs::perms::owner_all);
     if (const char* cache = std::getenv("XDG_CACHE_HOME")) saved_cache = cache;
     ::setenv("XDG_CACHE_HOME", (dir / "cache").c_str(), 1);
@@ -165,8 +167,9 @@ TEST_CASE("python cache: ?import= modules are keyed by the folder they are found
                           << "echo export >> '" << s.log.string() << "'\n"
                           << "name=$(/usr/bin/python3 -c 'import os, sys; sys.path.insert(0, os.getcwd()); "
                              "import myext; print(myext.NAME)')\n"
+                          << "cat > /dev/null\n"
                           << "printf '{\"dispatchctl_manifest\": 1, \"torch_version\": \"2.14.1\", "
-                             "\"operators\": [{\"name\": \"%s\"}]}' \"$name\" > \"$3\"\n";
+                             "\"operators\": [{\"name\": \"%s\"}]}' \"$name\"\n";
   fs::permissions(s.python, fs::perms::owner_all);
   const fs::path a = s.dir / "a", b = s.dir / "b";
   fs::create_directories(a), fs::create_directories(b);
