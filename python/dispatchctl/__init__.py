@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import collections.abc
 import sys
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from ._dispatchctl import (
     DEFAULT_REGISTRY,
@@ -66,7 +66,7 @@ def from_torch(python: Optional[str] = None, *, imports: Sequence[str] = ()) -> 
     return _dispatchctl.load([source], "auto", None)
 
 
-def _sources(side: Union[str, Sequence[str]]) -> list:
+def _sources(side: Union[str, Sequence[str]]) -> List[str]:
     return [side] if isinstance(side, str) else list(side)
 
 

@@ -54,7 +54,10 @@ def dispatchctl_registry(request: Any) -> dispatchctl.Registry:
 def explain_reasons(registry: dispatchctl.Registry, op: str, key: str) -> str:
     """explain OP --key KEY in a few lines: each row's verdict, the rules that decided it, notes, fixes."""
     lines: List[str] = []
+    name = registry.operator(op).name  # explain takes OP as the CLI does: aten::mm means its overloads too
     for explanation in registry.explain(op, key)["explanations"]:
+        if explanation["operator"] != name:
+            continue
         for row in explanation["rows"]:
             verdict = row.get("verdict") or {}
             lines.append(f"{explanation['operator']} at {row['key']}: {verdict.get('tag', 'missing')}"

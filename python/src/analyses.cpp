@@ -114,7 +114,7 @@ void check_tensor_count(const Operator& op, size_t given) {
 
 py::object trace(LoadedRegistry& loaded, const std::string& op, const CallOptions& call) {
   const Registry& reg = *loaded.registry;
-  const Operator& target = one_operator(reg, op, "name one overload");
+  const Operator& target = one_operator(reg, op, "name one overload", "trace: ");
   const CallSetup setup = make_call_setup(reg.catalogue(), call);
   check_tensor_count(target, call.tensors.size() + call.keysets.size());
   const Trace result = trace_call(reg, target, setup);

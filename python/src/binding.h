@@ -63,8 +63,10 @@ class LogCapture {
 
 // The one operator OP names, as has-kernel and trace take it: a full name, a
 // bare name with an unnamed overload, a Python spelling; several is an
-// InputError naming the first (`command`: "has-kernel answers for one").
-const Operator& one_operator(const Registry& registry, const std::string& name, const std::string& refusal);
+// InputError naming the first, worded as the command's (`prefix` "trace: ",
+// `refusal` "has-kernel answers for one").
+const Operator& one_operator(const Registry& registry, const std::string& name, const std::string& refusal,
+                             const std::string& prefix = "");
 
 void bind_views(py::module_& module, py::class_<LoadedRegistry, RegistryHandle>& registry);
 void bind_analyses(py::module_& module, py::class_<LoadedRegistry, RegistryHandle>& registry);

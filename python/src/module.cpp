@@ -78,11 +78,12 @@ void LogCapture::warn() const {
   for (const std::string& warning : warnings_) warn(warning, py::module_::import("builtins").attr("UserWarning"), 3);
 }
 
-const Operator& one_operator(const Registry& registry, const std::string& name, const std::string& refusal) {
+const Operator& one_operator(const Registry& registry, const std::string& name, const std::string& refusal,
+                             const std::string& prefix) {
   if (const Operator* exact = registry.find(canonical_op_pattern(name))) return *exact;
   const std::vector<const Operator*> selected = select_operators(registry, {name});  // InputError for none
   if (selected.size() != 1)
-    throw InputError("'" + name + "' names " + std::to_string(selected.size()) + " operators; " + refusal + ", e.g. '" +
+    throw InputError(prefix + "'" + name + "' names " + std::to_string(selected.size()) + " operators; " + refusal + ", e.g. '" +
                      std::string(selected.front()->name) + "'");
   return *selected.front();
 }

@@ -33,8 +33,10 @@ def test_example_fails_with_explains_reasons_when_a_kernel_is_removed(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stdout
     assert "1 failed" in out and "test_backend_kernel[aten::mm]" in out, out
-    # has-kernel's answer, then explain's rule chain and its consequence for the row.
-    assert "aten::mm has no kernel registered at PrivateUse1" in out, out
+    # has-kernel's answer, then explain's rule chain for that operator alone and what the row now runs.
+    assert "aten::mm has no kernel registered at exactly PrivateUse1" in out, out
     assert "aten::mm at PrivateUse1: default backend kernel" in out, out
     assert "step 2 CompositeExplicitAutogradNonFunctional: chosen" in out, out
-    assert "needs aten::mm.out (missing)" in out, out
+    assert "step 9 backend fallback: shadowed" in out, out
+    assert "composite; needs aten::mm.out (fallback)" in out, out
+    assert "aten::mm.dtype at PrivateUse1" not in out, out

@@ -23,12 +23,7 @@ if(DISPATCHCTL_PYTHON AND NOT DISPATCHCTL_SANITIZE)
   dispatchctl_pytest(python_from_torch test_from_torch.py 300)
   dispatchctl_pytest(python_example test_example.py 120)
   dispatchctl_pytest(python_pip_install test_pip_install.py 300)
-  # The stubs and the package's own annotations, with Debian's mypy.
-  add_test(NAME python_mypy
-           COMMAND /usr/bin/python3 -m mypy --strict --no-incremental ${PROJECT_SOURCE_DIR}/python/dispatchctl
-                   ${CMAKE_CURRENT_LIST_DIR}/typed_usage.py
-           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-  set_tests_properties(python_mypy PROPERTIES TIMEOUT 120 ENVIRONMENT "MYPYPATH=${PROJECT_SOURCE_DIR}/python")
+  dispatchctl_pytest(python_mypy test_mypy.py 180)
   # pip builds the module in the build tree the install tests package.
   set_tests_properties(python_pip_install PROPERTIES RESOURCE_LOCK dispatchctl_install_tree)
 endif()
