@@ -196,6 +196,14 @@ OP's computed dispatch table (`show OP --format json`'s rows): table['Meta'] is 
 all_keys: also the missing rows (--all-keys).)doc")
       .def("has_kernel", [](const RegistryHandle& r, const std::string& op, const std::string& key, bool computed,
                             bool works) {
+        // The yes/no questions straight from their definitions (query/predicates.h), without the
+        // answer's sentence and notes: the hot path. --works needs the whole answer (outcomes).
+        if (!works) {
+          const Registry& reg = *r->registry;
+          const Operator& o = one_operator(reg, op, k_one_for_has_kernel);
+          const Key k = r->key(key);
+          return computed ? has_computed_kernel_for_dispatch_key(reg, o, k) : has_kernel_for_dispatch_key(o, k);
+        }
         return answer(*r, op, key, computed, works).answer == HasKernelAnswer::Yes;
       }, py::arg("op"), py::arg("key"), py::kw_only(), py::arg("computed") = false, py::arg("works") = false, R"doc(
 `has-kernel OP --key KEY`: torch._C._dispatch_has_kernel_for_dispatch_key; computed=True:
