@@ -25,6 +25,11 @@ class CMakeBuild(build_ext):
         build_dir = pathlib.Path(given or ROOT / "build-python").resolve()
         configure = ["cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release",
                      "-DDISPATCHCTL_PYTHON=ON", f"-DPython3_EXECUTABLE={sys.executable}"]
+        try:  # pybind11's CMake package as the pybind11 pip sees (Debian's, or an isolated build's)
+            import pybind11
+            configure.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+        except ImportError:
+            pass  # pybind11-dev's /usr/lib/cmake/pybind11
         if not (build_dir / "CMakeCache.txt").exists() and shutil.which("ninja"):
             configure += ["-G", "Ninja"]
         if not (given and (build_dir / "CMakeCache.txt").exists()):  # a given build tree keeps its configuration

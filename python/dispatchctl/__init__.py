@@ -57,8 +57,10 @@ def from_torch(python: Optional[str] = None, *, imports: Sequence[str] = ()) -> 
 
     Runs the CLI's exporter through ``-m python:INTERPRETER`` with the same
     per-user cache, so a second call reads the cached export without starting
-    Python. imports: modules imported before the export (``?import=``), e.g. a
-    backend's extension that registers kernels.
+    Python. The export runs in a fresh interpreter (this one's executable), so
+    what this process registered at run time (torch.library in a notebook) is
+    not in it: name the modules that register it in imports (``?import=``),
+    e.g. a backend's extension, imported before the export.
     """
     source = "python:" + (python or sys.executable)
     if imports:

@@ -41,10 +41,11 @@ done
 python=$(ls "$tmp"/python3-dispatchctl_*.deb 2>/dev/null || true)
 if [[ -n $python ]]; then
   site=./usr/lib/python3/dist-packages/dispatchctl
+  python_contents=$(dpkg-deb -c "$python")
   for f in __init__.py _dispatchctl.pyi py.typed pytest_plugin.py; do
-    grep -q " $site/$f\$" <<<"$(dpkg-deb -c "$python")" || fail "$python lacks $site/$f"
+    grep -q " $site/$f\$" <<<"$python_contents" || fail "$python lacks $site/$f"
   done
-  dpkg-deb -c "$python" | grep -q " $site/_dispatchctl\.cpython-[^ ]*\.so\$" || fail "$python lacks the module"
+  grep -q " $site/_dispatchctl\.cpython-[^ ]*\.so\$" <<<"$python_contents" || fail "$python lacks the module"
   dpkg-deb -f "$python" Depends | grep -q python3 || fail "$python does not depend on python3"
   dpkg-deb -x "$python" "$tmp/python"
   row=$(cd "$tmp" && PYTHONPATH="$tmp/python/usr/lib/python3/dist-packages" /usr/bin/python3 -c \
