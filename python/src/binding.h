@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -32,11 +33,15 @@ struct LoadedRegistry {
   // build_of(): worked out once per registry (has_kernel's hot path).
   const BuildBackends& build();
   // require_key with the CLI's "--key" wording, each name looked up once.
-  Key key(const std::string& name, const std::string& where = "--key");
+  Key key(std::string_view name, const std::string& where = "--key");
 
  private:
   std::optional<BuildBackends> build_;
-  std::unordered_map<std::string, Key> keys_;
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, Key, NameHash, std::equal_to<>> keys_;  // --key names, found without a copy
 };
 using RegistryHandle = std::shared_ptr<LoadedRegistry>;
 
@@ -65,7 +70,7 @@ class LogCapture {
 // bare name with an unnamed overload, a Python spelling; several is an
 // InputError naming the first, worded as the command's (`prefix` "trace: ",
 // `refusal` "has-kernel answers for one").
-const Operator& one_operator(const Registry& registry, const std::string& name, const std::string& refusal,
+const Operator& one_operator(const Registry& registry, std::string_view name, const std::string& refusal,
                              const std::string& prefix = "");
 
 void bind_views(py::module_& module, py::class_<LoadedRegistry, RegistryHandle>& registry);

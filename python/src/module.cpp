@@ -54,11 +54,12 @@ const BuildBackends& LoadedRegistry::build() {
   return *build_;
 }
 
-Key LoadedRegistry::key(const std::string& name, const std::string& where) {
-  if (where == "--key")
+Key LoadedRegistry::key(std::string_view name, const std::string& where) {
+  const bool cached = where == "--key";
+  if (cached)
     if (auto found = keys_.find(name); found != keys_.end()) return found->second;
   const Key k = require_key(registry->catalogue(), name, where, &builtin_releases());
-  if (where == "--key") keys_.emplace(name, k);
+  if (cached) keys_.emplace(std::string(name), k);
   return k;
 }
 
@@ -78,12 +79,13 @@ void LogCapture::warn() const {
   for (const std::string& warning : warnings_) warn(warning, py::module_::import("builtins").attr("UserWarning"), 3);
 }
 
-const Operator& one_operator(const Registry& registry, const std::string& name, const std::string& refusal,
+const Operator& one_operator(const Registry& registry, std::string_view name, const std::string& refusal,
                              const std::string& prefix) {
+  if (const Operator* exact = registry.find(name)) return *exact;  // a full name: no canonical copy
   if (const Operator* exact = registry.find(canonical_op_pattern(name))) return *exact;
-  const std::vector<const Operator*> selected = select_operators(registry, {name});  // InputError for none
+  const std::vector<const Operator*> selected = select_operators(registry, {std::string(name)});  // InputError for none
   if (selected.size() != 1)
-    throw InputError(prefix + "'" + name + "' names " + std::to_string(selected.size()) + " operators; " + refusal + ", e.g. '" +
+    throw InputError(prefix + "'" + std::string(name) + "' names " + std::to_string(selected.size()) + " operators; " + refusal + ", e.g. '" +
                      std::string(selected.front()->name) + "'");
   return *selected.front();
 }

@@ -194,7 +194,7 @@ An operator's computed dispatch table: a mapping from runtime key name to Row, i
       }, py::arg("op"), py::arg("all_keys") = false, R"doc(
 OP's computed dispatch table (`show OP --format json`'s rows): table['Meta'] is the Meta row.
 all_keys: also the missing rows (--all-keys).)doc")
-      .def("has_kernel", [](const RegistryHandle& r, const std::string& op, const std::string& key, bool computed,
+      .def("has_kernel", [](const RegistryHandle& r, std::string_view op, std::string_view key, bool computed,
                             bool works) {
         // The yes/no questions straight from their definitions (query/predicates.h), without the
         // answer's sentence and notes: the hot path. --works needs the whole answer (outcomes).
@@ -204,7 +204,7 @@ all_keys: also the missing rows (--all-keys).)doc")
           const Key k = r->key(key);
           return computed ? has_computed_kernel_for_dispatch_key(reg, o, k) : has_kernel_for_dispatch_key(o, k);
         }
-        return answer(*r, op, key, computed, works).answer == HasKernelAnswer::Yes;
+        return answer(*r, std::string(op), std::string(key), computed, works).answer == HasKernelAnswer::Yes;
       }, py::arg("op"), py::arg("key"), py::kw_only(), py::arg("computed") = false, py::arg("works") = false, R"doc(
 `has-kernel OP --key KEY`: torch._C._dispatch_has_kernel_for_dispatch_key; computed=True:
 _dispatch_has_computed_kernel_for_dispatch_key; works=True: does a call reaching KEY's row return.
