@@ -15,6 +15,7 @@
 
 #include "query/predicates.h"
 #include "registry/registry.h"
+#include "table/table.h"
 
 namespace dispatchctl::python {
 
@@ -32,11 +33,15 @@ struct LoadedRegistry {
   std::vector<std::string> notes;  // what the loader said (the CLI's stderr notes)
   // build_of(): worked out once per registry (has_kernel's hot path).
   const BuildBackends& build();
+  // OP's computed table, through one TableComputer as show computes many
+  // (the rows no registration reaches are worked out once per registry).
+  std::vector<Row> table(const Operator& op);
   // require_key with the CLI's "--key" wording, each name looked up once.
   Key key(std::string_view name, const std::string& where = "--key");
 
  private:
   std::optional<BuildBackends> build_;
+  std::unique_ptr<TableComputer> tables_;
   struct NameHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }

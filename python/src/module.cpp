@@ -54,6 +54,11 @@ const BuildBackends& LoadedRegistry::build() {
   return *build_;
 }
 
+std::vector<Row> LoadedRegistry::table(const Operator& op) {
+  if (!tables_) tables_ = std::make_unique<TableComputer>(*registry);  // the registry is complete: never changes
+  return tables_->compute(op);
+}
+
 Key LoadedRegistry::key(std::string_view name, const std::string& where) {
   const bool cached = where == "--key";
   if (cached)

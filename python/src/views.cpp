@@ -83,7 +83,7 @@ struct OperatorView {
 };
 
 TableView table_of(const RegistryHandle& owner, const Operator& op, bool all_keys) {
-  return TableView{owner, &op, compute_table(*owner->registry, op), all_keys};
+  return TableView{owner, &op, owner->table(op), all_keys};
 }
 
 const char* k_one_for_has_kernel = "has-kernel answers for one";
