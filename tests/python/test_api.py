@@ -114,3 +114,13 @@ def test_diff_and_check_return_the_documented_json():
     assert result["schema_version"] == 1 and "summary" in result or "operators" in result
     findings = dispatchctl.check(str(MANIFESTS / "check" / "dangling_impl.json"))
     assert findings["findings"] and all("rule" in f for f in findings["findings"])
+
+
+def test_readme_example_runs(monkeypatch, capsys):
+    # README's "Python" section's example, as written (from the source folder: it names examples/).
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Python: `import dispatchctl`"):]
+    code = section[section.index("```python\n") + len("```python\n"):section.index("```\n", section.index("```python"))]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})
+    assert "registered at" in capsys.readouterr().out
