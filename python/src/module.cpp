@@ -137,7 +137,19 @@ Tables, rows and operators are views into it; it stays alive while any of them d
       .def_property_readonly("sources", [](const LoadedRegistry& r) { return r.registry->sources; },
                              "The sources loaded, in order.")
       .def_property_readonly("notes", [](const LoadedRegistry& r) { return r.notes; },
-                             "What loading said (the notes the CLI prints on stderr), e.g. how a manifest was layered.");
+                             "What loading said (the notes the CLI prints on stderr), e.g. how a manifest was layered.")
+      .def("runtime_keys", [](const LoadedRegistry& r) {
+        const Catalogue& cat = r.registry->catalogue();
+        std::vector<std::string> names;
+        for (Key k : cat.runtime_keys()) names.push_back(cat.name(k));
+        return names;
+      }, "The release's runtime keys in table order (the keys a table has rows for).")
+      .def("__repr__", [](const LoadedRegistry& r) {
+        std::string sources;
+        for (const std::string& s : r.registry->sources) sources += (sources.empty() ? "" : " + ") + s;
+        return "<Registry " + sources + " (torch " + r.registry->torch_version() + "): " +
+               std::to_string(r.registry->operators().size()) + " operators>";
+      });
   bind_views(module, registry);
   bind_analyses(module, registry);
 

@@ -87,6 +87,10 @@ def test_spellings_of_an_operator():
         assert reg.table(spelling).operator == "aten::add.Tensor"
     assert reg.operator("aten::nonzero").name == "aten::nonzero"
     assert "aten::add.Tensor" in reg and len(reg) == len(reg.operators())
+    assert repr(reg) == f"<Registry builtin:2.14.1 (torch 2.14.1): {len(reg)} operators>"
+    everything = reg.table("aten::add.Tensor", all_keys=True)
+    assert list(everything) == [k for k in reg.runtime_keys() if k in everything]
+    assert len(everything) == len(reg.runtime_keys())
 
 
 def test_defaults_and_builtins():
