@@ -65,7 +65,6 @@ struct QueryArgs {
 
 py::object query(LoadedRegistry& loaded, const QueryArgs& a) {
   const Registry& reg = *loaded.registry;
-  const Catalogue& cat = reg.catalogue();
   Query q;
   if (a.key) q.key = loaded.key(*a.key);
   q.registered = a.registered;
@@ -91,7 +90,6 @@ py::object query(LoadedRegistry& loaded, const QueryArgs& a) {
   std::optional<QueryOutcomes> counts;
   if (a.computed || a.works || a.fails || a.unknown || !a.tags.empty() || !a.outcomes.empty())
     counts = QueryOutcomes{*q.key, query_outcome_counts(reg, q)};
-  (void)cat;
   return json_text_to_python(query_json_text(reg, found, left_out, counts));
 }
 
