@@ -75,4 +75,19 @@ set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "nlohmann-json3-dev (>= 3.10), libfmt-dev, 
 set(CPACK_DEBIAN_DEV_DESCRIPTION "dispatchctl's library for C++ tools (static, with CMake package)
  find_package(dispatchctl) gives the target dispatchctl::lib: the registries, the dispatch-table
  computation, explanations, diffs and checks that the dispatchctl command uses.")
+# python3-dispatchctl: the Python module (python/, built with -DDISPATCHCTL_PYTHON=ON)
+# where Debian's python3 finds it, for the python3 it was built against.
+if(DISPATCHCTL_PYTHON)
+  list(APPEND CPACK_COMPONENTS_ALL python)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-dispatchctl)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SHLIBDEPS ON)  # libc6, libstdc++6 … from the module's shared libraries
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
+      "python3 (>= ${DISPATCHCTL_PYTHON_VERSION}), python3 (<< ${DISPATCHCTL_PYTHON_NEXT_VERSION})")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS "python3-pytest, python3-torch")
+  set(CPACK_DEBIAN_PYTHON_DESCRIPTION "dispatchctl's library as the Python module dispatchctl
+ import dispatchctl: PyTorch dispatch tables of the built-in releases, manifests or the
+ running torch, has-kernel answers, explanations, traces, diffs and checks as Python
+ objects, with typing stubs and pytest fixtures for a backend's op-coverage tests.")
+endif()
 include(CPack)

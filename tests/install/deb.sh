@@ -36,6 +36,22 @@ for pair in libc6:libc.so.6 libstdc++6:libstdc++.so.6 libfmt9:libfmt.so.9 zlib1g
     ! grep -qF "$package" <<<"$depends" || fail "Depends names $package, which the binary does not load: $depends"
   fi
 done
-apt-get install -s "$cli" "$dev" >"$tmp/apt.log" 2>&1 || fail "apt would refuse: $(tail -5 "$tmp/apt.log")"
+# python3-dispatchctl, when the build has the module (-DDISPATCHCTL_PYTHON=ON): its files,
+# and the issue's one-liner with the package's files alone on the path.
+python=$(ls "$tmp"/python3-dispatchctl_*.deb 2>/dev/null || true)
+if [[ -n $python ]]; then
+  site=./usr/lib/python3/dist-packages/dispatchctl
+  python_contents=$(dpkg-deb -c "$python")
+  for f in __init__.py _dispatchctl.pyi py.typed pytest_plugin.py; do
+    grep -q " $site/$f\$" <<<"$python_contents" || fail "$python lacks $site/$f"
+  done
+  grep -q " $site/_dispatchctl\.cpython-[^ ]*\.so\$" <<<"$python_contents" || fail "$python lacks the module"
+  dpkg-deb -f "$python" Depends | grep -q python3 || fail "$python does not depend on python3"
+  dpkg-deb -x "$python" "$tmp/python"
+  row=$(cd "$tmp" && PYTHONPATH="$tmp/python/usr/lib/python3/dist-packages" /usr/bin/python3 -c \
+        "import dispatchctl; print(dispatchctl.load('builtin:2.14.1').table('aten::add.Tensor')['Meta'])")
+  [[ $row == "<Row Meta: kernel>" ]] || fail "python3-dispatchctl's module printed: $row"
+fi
+apt-get install -s "$cli" "$dev" $python >"$tmp/apt.log" 2>&1 || fail "apt would refuse: $(tail -5 "$tmp/apt.log")"
 grep -q '^Inst dispatchctl ' "$tmp/apt.log" || fail "apt would not install dispatchctl: $(tail -5 "$tmp/apt.log")"
-echo "ok: $(basename "$cli") ($depends), $(basename "$dev")"
+echo "ok: $(basename "$cli") ($depends), $(basename "$dev")${python:+, $(basename "$python")}"

@@ -48,6 +48,14 @@ else
   [ ! -e "$completion" ] || fail "a completion was installed but the binary has no 'completion bash'"
 fi
 
+# The Python module, when built (-DDISPATCHCTL_PYTHON=ON): the installed package answers.
+site=$prefix/lib/python3/dist-packages
+if [ -d "$site/dispatchctl" ]; then
+  row=$(cd "$tmp" && PYTHONPATH=$site /usr/bin/python3 -c \
+        "import dispatchctl; print(dispatchctl.load('builtin:2.14.1').table('aten::add.Tensor')['Meta'])")
+  [[ $row == "<Row Meta: kernel>" ]] || fail "installed Python module printed: $row"
+fi
+
 # A consumer project: find_package(dispatchctl) -> dispatchctl::lib.
 cmake -S "$src/tests/install/consumer" -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
       -DCMAKE_PREFIX_PATH="$prefix" ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
