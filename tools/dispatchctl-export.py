@@ -42,6 +42,9 @@ import sys
 # embeds and installs stays one file that runs in any Python and can be copied
 # anywhere (a chroot, a container). Hence: only `from dispatchctl_exporter.M
 # import NAMES` on one line, and top-level names distinct across the modules.
+from dispatchctl_exporter.composite_driver import record_composite_calls
+from dispatchctl_exporter.composite_worker import composite_worker_main
+from dispatchctl_exporter.cpu_backed_device import privateuse1_backend_available
 from dispatchctl_exporter.dump_parser import ParseError, parse_state
 from dispatchctl_exporter.live_registry import all_op_names, normalized_version, read_fallbacks, select
 from dispatchctl_exporter.manifest_writer import render, write_atomically
@@ -124,11 +127,32 @@ def export(args, problems):
     if args.fallbacks:
         manifest["fallbacks"] = fallbacks
     manifest["operators"] = operators
+    if args.composite_calls:
+        manifest["composite_calls"] = composite_calls(torch, operators, version)
     if args.recorded:
         manifest["recorded"] = {"tables": tables, "states": states}
     stats = (len(operators), sum(len(o.get("kernels", [])) for o in operators), len(fallbacks),
              torch.__version__)
     return manifest, stats
+
+
+def composite_calls(torch, operators, version):
+    """What the hand-written composite kernels of this torch call (docs/composite-calls.md),
+    recorded by running them in worker processes (this script, started with --worker)."""
+    device = "privateuse1" if privateuse1_backend_available(torch) else "cpu"
+    how = ("recorded by dispatchctl-export --composite-calls in torch %s on %s" %
+           (torch.__version__, "a CPU-backed Python PrivateUse1 backend" if device == "privateuse1" else
+            "CPU tensors (no Python PrivateUse1 backend in this release; calls on 0-dim tensors only are "
+            "taken for CPU scalars)"))
+
+    def progress(done, total):
+        show_progress("recording composite calls: %d/%d units" % (done, total))
+    result, summary = record_composite_calls(os.path.abspath(__file__), operators, torchgen_yaml_folder(),
+                                             version, torch.__version__, how, device, progress=progress)
+    clear_progress()
+    print("dispatchctl-export: composite calls: %d kernels of %d operators, %d backward, in %.0f s"
+          % (summary["kernels"], summary["operators"], summary["backward"], summary["seconds"]), file=sys.stderr)
+    return result
 
 
 def torchgen_yaml_folder():
@@ -171,6 +195,9 @@ def main(argv=None):
     parser.add_argument("--no-recorded", dest="recorded", action="store_false",
                         help="do not record every operator's _dispatch_dump_table and _dispatch_dump "
                              "text (smaller file; 'dispatchctl verify' needs them)")
+    parser.add_argument("--composite-calls", dest="composite_calls", action="store_true",
+                        help="also record what every hand-written composite kernel and backward calls, by "
+                             "running them on sample inputs (docs/composite-calls.md; takes minutes)")
     args = parser.parse_args(argv)
 
     problems = Problems()
@@ -202,7 +229,11 @@ def main(argv=None):
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--worker" in sys.argv:  # a composite-call recording worker
+    composite_worker_main()
+    sys.stdout.flush()
+    os._exit(0)
+elif __name__ == "__main__":
     status = main()
     # Everything is written; tearing down torch and the registry's texts would cost
     # ~0.2 s of CPU for nothing.

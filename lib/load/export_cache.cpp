@@ -106,6 +106,7 @@ std::string cached_export_name(const std::string& torch_identity, const PythonEx
   std::string key = torch_identity;
   for (const auto& m : request.imports) key += " import:" + m;
   if (request.recorded) key += " recorded";
+  if (request.composite_calls) key += " composite_calls";
   key += " exporter:" + std::to_string(std::hash<std::string_view>{}(exporter_script));
   char name[32];
   std::snprintf(name, sizeof name, "export-%016zx.json", std::hash<std::string>{}(key));

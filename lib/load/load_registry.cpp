@@ -199,6 +199,7 @@ ExportedManifest python_manifest(const SourceSpec& spec, bool recorded) {
   if (!spec.argument.empty()) export_request.interpreter = spec.argument;
   export_request.imports = spec.imports;
   export_request.recorded = recorded;
+  export_request.composite_calls = spec.composite_calls;
   export_request.progress = [](const std::string& text) { log_note("{}", text); };
   return cached_python_export(export_request);
 }

@@ -195,9 +195,11 @@ ExportCallsAdded export_in(const PythonExport& request, const std::string& outpu
   std::vector<std::string> argv = {request.interpreter, script.string(), "-o", output};
   for (const auto& m : request.imports) argv.insert(argv.end(), {"--import", m});
   if (!request.recorded) argv.push_back("--no-recorded");
+  if (request.composite_calls) argv.push_back("--composite-calls");
   if (request.progress)
-    request.progress("exporting the dispatcher registry of " + request.interpreter +
-                     "'s torch (takes a while; every operator is dumped)…");
+    request.progress("exporting the dispatcher registry of " + request.interpreter + "'s torch (takes a while; " +
+                     (request.composite_calls ? "every composite kernel is run on sample inputs: minutes)…"
+                                              : "every operator is dumped)…"));
   RunResult r = run(argv, work / ("run-" + std::to_string(getpid())));
   std::error_code ec;
   // 1: written, with warnings about what could not be read.

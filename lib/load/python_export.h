@@ -31,6 +31,9 @@ struct PythonExport {
   // Record every operator's _dispatch_dump_table and _dispatch_dump text for
   // `verify` (~30 MB; cached exports leave them out).
   bool recorded = true;
+  // Also record what the hand-written composite kernels call, by running them
+  // (docs/composite-calls.md; minutes, so only when asked; its own cache entry).
+  bool composite_calls = false;
   // Told what is about to take a while (the library never prints).
   std::function<void(const std::string&)> progress;
 };

@@ -1,5 +1,6 @@
 #include "load/source_spec.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "builtin/builtin.h"
@@ -19,21 +20,30 @@ void read_options(SourceSpec& spec) {
   const std::string options = spec.argument.substr(query + 1);
   spec.argument.resize(query);
   const bool torchgen = spec.kind == SourceSpec::Kind::Torchgen;
-  const std::string known = torchgen ? "build-backends" : "import";
   const std::string example =
       torchgen ? "torchgen:native_functions.yaml?build-backends=CPU,CUDA" : "python:/usr/bin/python3?import=torchvision";
-  const std::vector<std::string_view> names = {known};
+  const std::vector<std::string_view> names =
+      torchgen ? std::vector<std::string_view>{"build-backends"} : std::vector<std::string_view>{"import", "composite-calls"};
   for (size_t pos = 0; pos <= options.size();) {
     const size_t end = std::min(options.find('&', pos), options.size());
     const std::string option = options.substr(pos, end - pos);
     const size_t eq = option.find('=');
     const std::string name = option.substr(0, eq);
-    if (name != known || eq == std::string::npos || eq + 1 == option.size())
+    const bool known = std::find(names.begin(), names.end(), name) != names.end();
+    if (!known || eq == std::string::npos || eq + 1 == option.size())
       throw InputError("-m " + spec.text + ": unknown option '" + option + "' after '?'" +
-                       (name == known ? "" : did_you_mean(name, names)) + "; e.g. " + example);
+                       (known ? "" : did_you_mean(name, names)) + "; e.g. " + example);
     const std::string value = option.substr(eq + 1);
-    if (torchgen) spec.build_backends = value;
-    else spec.imports = split_list(value, "-m " + spec.text);
+    if (torchgen) {
+      spec.build_backends = value;
+    } else if (name == "composite-calls") {
+      if (value != "yes" && value != "no")
+        throw InputError("-m " + spec.text + ": composite-calls=" + value + " must be yes or no; e.g. "
+                         "python:/usr/bin/python3?composite-calls=yes");
+      spec.composite_calls = value == "yes";
+    } else {
+      spec.imports = split_list(value, "-m " + spec.text);
+    }
     pos = end + 1;
   }
 }

@@ -1,6 +1,6 @@
 // A `-m` value, parsed once into what it names (README "Registry sources"):
 //   builtin:VERSION                   a registry built into the binary
-//   python[:INTERPRETER][?import=M1,M2]
+//   python[:INTERPRETER][?import=M1,M2][&composite-calls=yes]
 //                                     the live registry of that Python's torch, after
 //                                     importing those modules (their registrations too)
 //   torchgen:PATH[?build-backends=CPU,CUDA]
@@ -34,6 +34,9 @@ struct SourceSpec {
   std::string build_backends;
   // python only, from "?import=torchvision,mylib": modules imported before the export.
   std::vector<std::string> imports;
+  // python only, from "?composite-calls=yes": the export also records what the
+  // hand-written composite kernels call (docs/composite-calls.md; takes minutes).
+  bool composite_calls = false;
   // From "git:REV:PATH" in `argument` (which keeps that spelling: the readers
   // take it); checked here, so a malformed one is refused before any loading.
   std::optional<GitPath> at_revision;

@@ -16,7 +16,7 @@ using json = nlohmann::ordered_json;
 const std::vector<std::string_view> k_top_fields = {"format", "version", "release", "recorded",
                                                     "kernels", "backward", "backward_seed"};
 const std::vector<std::string_view> k_kernel_fields = {"op", "key", "samples", "calls", "raises"};
-const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls"};
+const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls", "raises"};
 const std::vector<std::string_view> k_call_fields = {"op", "when"};
 const std::vector<std::string_view> k_raises_fields = {"message", "when", "type"};
 

@@ -42,6 +42,13 @@ for path in builtin_profiles:
     for e in profile_validator.iter_errors(json.loads(path.read_text())):
         failures.append(f"{path.relative_to(root)}: /{'/'.join(map(str, e.path))}: {e.message}")
     checked += 1
+# The built-in composite-call recordings are what an export's composite_calls holds.
+import gzip  # noqa: E402
+calls_validator = jsonschema.Draft202012Validator(dict(schema["properties"]["composite_calls"], **{"$defs": schema["$defs"]}))
+for path in sorted((root / "lib/builtin/data").glob("torch-*/composite_calls.json.gz")):
+    for e in calls_validator.iter_errors(json.loads(gzip.decompress(path.read_bytes()))):
+        failures.append(f"{path.relative_to(root)}: /{'/'.join(map(str, e.path))}: {e.message}")
+    checked += 1
 profile_113 = json.loads((root / "lib/builtin/data/torch-1.13.1/profile.json").read_text())
 
 # What the loader refuses, the schema refuses too.

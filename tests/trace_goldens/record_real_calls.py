@@ -7,6 +7,8 @@ tensor kinds of trace's --tensor presets x modifiers and contexts. Per call:
     /usr/bin/python3 tests/trace_goldens/record_real_calls.py > tests/trace_goldens/real_calls_1.13.1.json
     /usr/bin/python3 tests/trace_goldens/record_real_calls.py held-out \
         > tests/trace_goldens/real_calls_held_out_1.13.1.json
+    /usr/bin/python3 tests/trace_goldens/record_real_calls.py composite | gzip -n -9 \
+        > tests/composite_calls/real_calls_composite_1.13.1.json.gz
 Each call says exactly which trace flags reproduce it: its tensors in trace's
 --tensor syntax (in schema order) and its context flags (--autocast cpu,
 --no-grad, --inference-mode), plus the real dispatch key set of every tensor
@@ -177,6 +179,58 @@ HELD_OUT_OPS = [
 ]
 
 
+# A third set, for composite call graphs (issue 30): operators whose 1.13.1 row holds a
+# hand-written composite kernel, so what they do on a kind of tensor depends on what the
+# kernel calls (tests/composite_calls/real_calls_composite_1.13.1.json.gz). Fewer variants:
+# the composite decides, not the context.
+COMPOSITE_OPS = [
+    ("std.dim", "T", lambda f, a: f(a, [0])),
+    ("var.dim", "T", lambda f, a: f(a, [0])),
+    ("std_mean.dim", "T", lambda f, a: f(a, [0])),
+    ("softmax.int", "T", lambda f, a: f(a, 1)),
+    ("log_softmax.int", "T", lambda f, a: f(a, 1)),
+    ("linear", "T T", lambda f, a, b: f(a, b)),
+    ("full_like", "T", lambda f, a: f(a, 2.0)),
+    ("ones_like", "T", lambda f, a: f(a)),
+    ("zeros_like", "T", lambda f, a: f(a)),
+    ("div_.Scalar", "T", lambda f, a: f(a, 2.0)),
+    ("mul_.Scalar", "T", lambda f, a: f(a, 2.0)),
+    ("add.Scalar", "T", lambda f, a: f(a, 1.0)),
+    ("rsub.Scalar", "T", lambda f, a: f(a, 1.0)),
+    ("square", "T", lambda f, a: f(a)),
+    ("flatten.using_ints", "T", lambda f, a: f(a)),
+    ("expand_as", "T T", lambda f, a, b: f(a, b)),
+    ("type_as", "T T", lambda f, a, b: f(a, b)),
+    ("contiguous", "T", lambda f, a: f(a)),
+    ("narrow", "T", lambda f, a: f(a, 0, 0, 1)),
+    ("chunk", "T", lambda f, a: f(a, 2)),
+    ("unbind.int", "T", lambda f, a: f(a)),
+    ("stack", "T T", lambda f, a, b: f([a, b])),
+    ("relu6", "T", lambda f, a: f(a)),
+    ("dropout", "T", lambda f, a: f(a, 0.5, False)),
+    ("inverse", "T", lambda f, a: f(a)),
+    ("det", "T", lambda f, a: f(a)),
+    ("outer", "T T", lambda f, a, b: f(a[0], b[0])),
+    ("inner", "T T", lambda f, a, b: f(a, b)),
+    ("kron", "T T", lambda f, a, b: f(a, b)),
+    ("diagflat", "T", lambda f, a: f(a)),
+    ("logsumexp", "T", lambda f, a: f(a, [1])),
+    ("sum_to_size", "T", lambda f, a: f(a, [1, 2])),
+    ("layer_norm", "T", lambda f, a: f(a, [2])),
+    ("group_norm", "T", lambda f, a: f(a, 1)),
+    ("norm.Scalar", "T", lambda f, a: f(a)),
+    ("frobenius_norm.dim", "T", lambda f, a: f(a, [0, 1])),
+    ("cosine_similarity", "T T", lambda f, a, b: f(a, b)),
+    ("pairwise_distance", "T T", lambda f, a, b: f(a, b)),
+    ("mse_loss", "T T", lambda f, a, b: f(a, b)),
+    ("l1_loss", "T T", lambda f, a, b: f(a, b)),
+    ("where.ScalarOther", "cond T", lambda f, c, a: f(c, a, 0.0)),
+    ("clamp_min_", "T", lambda f, a: f(a, 0.5)),
+    ("full.names", "", None),
+][:-1]
+COMPOSITE_VARIANTS = ("plain", "leaf", "autocast", "inference_mode")
+
+
 def keys_of(t):
     text = str(torch._C._dispatch_keys(t))  # "DispatchKeySet(CPU, ADInplaceOrView, ...)"
     inner = text[text.index("(") + 1:text.rindex(")")]
@@ -293,11 +347,13 @@ def autograd_kernels(operators):
 
 
 def main():
-    operators = {"main": OPS, "held-out": HELD_OUT_OPS}[sys.argv[1] if len(sys.argv) > 1 else "main"]
+    which = sys.argv[1] if len(sys.argv) > 1 else "main"
+    operators = {"main": OPS, "held-out": HELD_OUT_OPS, "composite": COMPOSITE_OPS}[which]
+    variants = [v for v in VARIANTS if which != "composite" or v[0] in COMPOSITE_VARIANTS]
     calls = []
     for name, roles, call in operators:
         for kind in KINDS:
-            for variant in VARIANTS:
+            for variant in variants:
                 entry = record(name, roles, call, kind, variant)
                 if entry:
                     calls.append(entry)

@@ -40,10 +40,21 @@ def render(manifest, write):
               ' "release_profile": {', "\n },\n")
     if "fallbacks" in manifest:
         lines(("  " + one(fb) for fb in manifest["fallbacks"]), ' "fallbacks": [', "\n ],\n")
-    if "recorded" not in manifest:
-        lines(map(operator, manifest["operators"]), ' "operators": [', "\n ]\n}\n")
+    last = "recorded" not in manifest and "composite_calls" not in manifest
+    lines(map(operator, manifest["operators"]), ' "operators": [', "\n ]\n}\n" if last else "\n ],\n")
+    if last:
         return
-    lines(map(operator, manifest["operators"]), ' "operators": [', "\n ],\n")
+    if "composite_calls" in manifest:
+        # The file format of docs/composite-calls.md, one line per kernel and backward entry.
+        calls = manifest["composite_calls"]
+        head = one({k: v for k, v in calls.items() if k not in ("kernels", "backward", "backward_seed")})
+        write(' "composite_calls": ' + head[:-1])
+        for section in ("kernels", "backward"):
+            lines(("  " + one(e) for e in calls.get(section, [])), ', "%s": [' % section, "\n  ]")
+        write(', "backward_seed": %s}%s\n' % (one(calls.get("backward_seed", [])),
+                                                "," if "recorded" in manifest else "\n}"))
+        if "recorded" not in manifest:
+            return
     tables, states = manifest["recorded"]["tables"], manifest["recorded"]["states"]
     lines(("   %s: %s" % (string(k), string(tables[k])) for k in sorted(tables)),
           ' "recorded": {\n  "tables": {', "},\n")

@@ -1,0 +1,8 @@
+# The recorded composite calls of 2.14.1 (lib/builtin/data/torch-2.14.1/
+# composite_calls.json.gz) against 600 real calls on four real PrivateUse1 backends
+# (record_backends.py, live 2.14.1 in a sid chroot), through a predictor written from
+# the recording alone (check_recording.py): no definite prediction may be wrong.
+# Needs no torch and no dispatchctl: a check of the data, well under a second.
+add_test(NAME composite_calls_recording_2_14_1
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_recording.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(composite_calls_recording_2_14_1 PROPERTIES TIMEOUT 60)

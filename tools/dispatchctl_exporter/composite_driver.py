@@ -1,0 +1,165 @@
+"""Plans and runs the composite-call recording (docs/composite-calls.md) in worker processes
+(composite_worker.py), bounded: a unit that hangs or kills its worker is recorded as nothing
+(unknown) and the worker is restarted after it. Returns the `composite_calls` object."""
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+
+from dispatchctl_exporter.composite_kernels import composite_kernels, generated_composites
+from dispatchctl_exporter.composite_recorder import entry_of, merge_tallies
+from dispatchctl_exporter.composite_samples import import_op_db
+
+UNIT_SECONDS = 20       # one sample of one kernel (SIGALRM in the worker)
+SILENCE_SECONDS = 150   # a worker silent this long is stuck in C++: killed
+MIN_SAMPLES = 3
+
+
+def plan_recording(operators, yaml_folder):
+    """{composites: {op: [key]}, differentiable: [op]} and the composite kernels left out."""
+    generated = generated_composites(yaml_folder)
+    chosen, left_out = composite_kernels(operators, generated)
+    composites = {}
+    for entry, key, _ in chosen:
+        composites.setdefault(entry["name"], []).append(key)
+    differentiable = sorted(
+        e["name"] for e in operators
+        if any(k.get("key", "").startswith("Autograd") and not k.get("inactive") for k in e.get("kernels", []))
+        and not any(k.get("key") == "CompositeImplicitAutograd" for k in e.get("kernels", [])))
+    return {"composites": composites, "differentiable": differentiable, "generated_known": generated is not None}, \
+        left_out
+
+
+class Workers:
+    def __init__(self, script, device_choice, plan, jobs):
+        self.script, self.device_choice, self.plan, self.jobs = script, device_choice, plan, jobs
+        self.results = []   # done lines
+        self.lost = {}      # unit -> "timeout" | "crash"
+        self.seed = None
+
+    def start(self, units, also=()):
+        plan = dict(self.plan, also=list(also))
+        process = subprocess.Popen([sys.executable, self.script, "--worker", self.device_choice],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        process.stdin.write(json.dumps({"plan": plan, "units": units}).encode())
+        process.stdin.close()
+        return {"process": process, "units": list(units), "current": None, "buffer": b"",
+                "heard": time.monotonic(), "also": also}
+
+    def run(self, units, progress=None):
+        self.results = []
+        chunks = [units[i::self.jobs] for i in range(self.jobs)]
+        live = [self.start(c, also=("seed",) if i == 0 else ()) for i, c in enumerate(chunks) if c]
+        done = 0
+        while live:
+            ready, _, _ = select.select([w["process"].stdout for w in live], [], [], 5)
+            for w in list(live):
+                if w["process"].stdout in ready:
+                    data = os.read(w["process"].stdout.fileno(), 1 << 20)
+                    if data:
+                        w["heard"] = time.monotonic()
+                        w["buffer"] += data
+                        *lines, w["buffer"] = w["buffer"].split(b"\n")
+                        for line in lines:
+                            done += self.take(w, json.loads(line))
+                        if progress:
+                            progress(done, len(units))
+                        continue
+                    w["process"].wait()
+                elif time.monotonic() - w["heard"] < SILENCE_SECONDS:
+                    continue
+                else:
+                    w["process"].kill()
+                    w["process"].wait()
+                    if w["current"] is not None:
+                        self.lost[w["current"]] = "timeout"
+                live.remove(w)
+                if w["current"] is not None:  # died or killed inside a unit
+                    self.lost.setdefault(w["current"], "crash")
+                    done += 1
+                    rest = w["units"][w["units"].index(w["current"]) + 1:]
+                    if rest or w["also"]:
+                        live.append(self.start(rest, w["also"]))
+        return self.results
+
+    def take(self, worker, message):
+        if "start" in message:
+            worker["current"] = message["start"]
+            return 0
+        if "done" in message:
+            worker["current"] = None
+            self.results.append(message)
+            if message["status"] != "ok":
+                self.lost[message["done"]] = message["status"]
+            return 1
+        if "seed" in message:
+            self.seed = message["seed"]
+            worker["also"] = ()
+        return 0
+
+
+def record_composite_calls(script, operators, yaml_folder, release, torch_version, how, device_choice,
+                           jobs=2, progress=None, schema_backward=True, limit=None):
+    """The composite_calls object of the live torch, and a summary dict for the report."""
+    started = time.monotonic()
+    plan, left_out = plan_recording(operators, yaml_folder)
+    op_db = import_op_db()
+    opinfo_units = ["opinfo:%d" % i for i in range(len(op_db) if op_db else 0)]
+    if limit:
+        opinfo_units = opinfo_units[:limit]
+    workers = Workers(script, device_choice, plan, jobs)
+    kernels, backward = {}, {}
+    for message in workers.run(opinfo_units, progress):
+        merge_tallies(kernels, message["kernels"])
+        merge_tallies(backward, message["backward"])
+    # Second pass: operators no OpInfo reached (or reached on fewer than MIN_SAMPLES
+    # samples: one sample makes every call look like "always"), with inputs built from
+    # the schema.
+    reached = {k.split("|")[0] for k, t in kernels.items() if t["n"] + sum(t["stub"].values()) >= MIN_SAMPLES}
+    rest = sorted(op for op in plan["composites"] if op not in reached)
+    if schema_backward:
+        rest += sorted(op for op in plan["differentiable"] if op not in plan["composites"] and (
+            op not in backward or backward[op]["n"] < MIN_SAMPLES))
+    if limit:
+        rest = rest[:limit]
+    workers.plan = plan
+    for message in workers.run(["schema:" + op for op in rest], progress):
+        merge_tallies(kernels, message["kernels"])
+        merge_tallies(backward, message["backward"])
+
+    out_kernels, out_backward = [], []
+    not_recorded = dict(left_out)
+    lost_ops = {u.split(":", 1)[1]: why for u, why in workers.lost.items() if u.startswith("schema:")}
+    for op in sorted(plan["composites"]):
+        for key in plan["composites"][op]:
+            tally = kernels.get(op + "|" + key)
+            body = entry_of(tally) if tally else None
+            if body:
+                out_kernels.append(dict({"op": op, "key": key}, **body))
+                continue
+            if op in lost_ops:
+                reason = "the worker %s on it" % ("timed out" if lost_ops[op] == "timeout" else "crashed")
+            elif tally is None:
+                reason = "no sample input (no OpInfo reaches it; none could be built from its schema)"
+            else:
+                reason = "every sample was refused by the kernel's own checks"
+            not_recorded[reason] = not_recorded.get(reason, 0) + 1
+    for op in sorted(backward):
+        body = entry_of(backward[op])
+        if body:
+            out_backward.append(dict({"op": op}, **body))
+    seconds = round(time.monotonic() - started, 1)
+    samples = sum(t["n"] + sum(t["stub"].values()) for t in kernels.values())
+    result = {"format": "dispatchctl-composite-calls", "version": 1, "release": release,
+              "recorded": {"torch": torch_version, "how": how, "seconds": seconds,
+                           "operators_tried": len(opinfo_units) + len(rest), "samples": samples},
+              "kernels": out_kernels, "backward": out_backward,
+              "backward_seed": [{"op": c, "when": "always"} for c in dict.fromkeys(workers.seed or [])]}
+    summary = {"seconds": seconds, "kernels": len(out_kernels),
+               "operators": len({k["op"] for k in out_kernels}), "backward": len(out_backward),
+               "composite_kernels": sum(len(v) for v in plan["composites"].values()),
+               "not_recorded": not_recorded, "lost_units": len(workers.lost)}
+    return result, summary

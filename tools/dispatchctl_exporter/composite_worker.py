@@ -1,0 +1,121 @@
+"""One worker process of the composite-call recording (composite_driver.py starts it):
+sets up the backend under test, then records its units and writes one JSON line per unit
+to stdout: {"start": UNIT} before, {"done": UNIT, "kernels": …, "backward": …} after.
+A unit is "opinfo:INDEX" (an OpInfo of op_db: its samples, matched to the overloads they
+reach) or "schema:OPERATOR" (inputs built from the schema)."""
+
+import json
+import sys
+
+from dispatchctl_exporter.composite_recorder import Backend, Recorder, Timeout, below_autograd, time_limit
+from dispatchctl_exporter.composite_samples import import_op_db, opinfo_samples, overload_name, schema_samples
+from dispatchctl_exporter.cpu_backed_device import CpuBackedPrivateUse1, privateuse1_backend_available
+
+MAX_SAMPLES_PER_OPINFO = 6
+MAX_SAMPLES_PER_OVERLOAD = 6
+
+
+def resolve_overload(torch, name):
+    namespace, _, rest = name.partition("::")
+    base, _, overload = rest.partition(".")
+    return getattr(getattr(getattr(torch.ops, namespace), base), overload or "default")
+
+
+def python_backend(torch):
+    """The CPU-backed PrivateUse1 backend with every operator that has a CPU kernel."""
+    backend = CpuBackedPrivateUse1(torch)
+    for name in torch._C._dispatch_get_registrations_for_dispatch_key("CPU"):
+        try:
+            backend.register(resolve_overload(torch, name))
+        except Exception:  # noqa: BLE001 (an operator Python cannot name)
+            pass
+    backend.register_copies()
+    return backend
+
+
+def capture_mode(torch, captured):
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Capture(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            captured.append((func, args, kwargs or {}))
+            return func(*args, **(kwargs or {}))
+
+    return Capture
+
+
+def run_worker(device_choice, plan, units, out=sys.stdout):
+    import torch
+    import warnings
+    warnings.filterwarnings("ignore")
+    python_backend_made = None
+    if device_choice == "privateuse1" and privateuse1_backend_available(torch):
+        python_backend_made = python_backend(torch)
+        device = python_backend_made.device
+    else:
+        device = torch.device("cpu")
+    backend = Backend(torch, device)
+    recorder = Recorder(torch, backend, plan["composites"], set(plan["differentiable"]), plan.get("seconds", 20))
+    op_db = import_op_db() if any(u.startswith("opinfo:") for u in units) else None
+
+    def to_backend(t):
+        return t.to(device) if t.device != device else t
+
+    for unit in units:
+        out.write(json.dumps({"start": unit}) + "\n")
+        out.flush()
+        recorder.kernels, recorder.backward = {}, {}
+        status = "ok"
+        try:
+            kind, _, what = unit.partition(":")
+            if kind == "opinfo":
+                recorder.source = "opinfo"
+                record_opinfo(torch, recorder, op_db[int(what)], to_backend)
+            else:
+                recorder.source = "schema"
+                for func, args, kwargs in schema_samples(torch, resolve_overload(torch, what), device):
+                    recorder.record(func, args, kwargs)
+        except Timeout:
+            status = "timeout"
+        except Exception as e:  # noqa: BLE001
+            status = "error: %s: %s" % (type(e).__name__, str(e).split("\n")[0][:200])
+        if python_backend_made is not None:
+            python_backend_made.forget()
+        out.write(json.dumps({"done": unit, "status": status, "kernels": recorder.kernels,
+                              "backward": recorder.backward}) + "\n")
+        out.flush()
+    if "seed" in plan.get("also", ()):
+        try:
+            calls = recorder.backward_seed(lambda: (torch.ones(3, device=device, requires_grad=True) * 2).sum())
+            out.write(json.dumps({"seed": calls}) + "\n")
+        except Exception as e:  # noqa: BLE001
+            out.write(json.dumps({"seed_error": str(e).split("\n")[0]}) + "\n")
+        out.flush()
+
+
+def record_opinfo(torch, recorder, opinfo, to_backend):
+    per_overload = {}
+    for f, args, kwargs in opinfo_samples(torch, opinfo, to_backend, MAX_SAMPLES_PER_OPINFO,
+                                          recorder.backend.device):
+        captured = []
+        try:
+            with time_limit(recorder.seconds), below_autograd(torch), capture_mode(torch, captured)():
+                f(*args, **kwargs)
+        except Timeout:
+            raise
+        except Exception:  # noqa: BLE001 (the calls made before the error were captured)
+            pass
+        for func, cargs, ckwargs in captured:
+            name = overload_name(func)
+            if name not in recorder.composites and name not in recorder.differentiable:
+                continue
+            if per_overload.get(name, 0) >= MAX_SAMPLES_PER_OVERLOAD:
+                continue
+            per_overload[name] = per_overload.get(name, 0) + 1
+            recorder.record(func, cargs, ckwargs)
+
+
+def composite_worker_main():
+    device_choice = sys.argv[sys.argv.index("--worker") + 1]
+    request = json.load(sys.stdin)
+    run_worker(device_choice, request["plan"], request["units"])
