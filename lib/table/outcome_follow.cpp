@@ -43,6 +43,14 @@ bool is_hand_written_composite_rule(Rule r) {
          r == Rule::CompositeImplicitAutograd || r == Rule::CompositeImplicitAutogradNestedTensor;
 }
 
+// The release's composite calls were recorded on dense tensors: they hold at
+// a dense backend's key and at the autograd keys above it, not at a sparse,
+// quantized, mkldnn or nested key, where the same kernel takes other paths.
+bool recorded_calls_apply(const Catalogue& cat, Key k) {
+  const Key f = cat.functionality_of(k);
+  return f == cat.well_known().dense || f == cat.well_known().autograd_functionality;
+}
+
 }  // namespace
 
 struct OutcomeFollower::Memo {
@@ -94,7 +102,7 @@ RowOutcome OutcomeFollower::follow(const Operator& op, const Row& row, int depth
       return out;
     }
   // A hand-written composite whose calls were recorded from the release.
-  if (kernel_row && runs_composite_kernel(out.outcome))
+  if (kernel_row && runs_composite_kernel(out.outcome) && recorded_calls_apply(cat, row.key))
     if (const CompositeCalls* calls = registry_.composite_calls(*row.kernel)) {
       if (calls->raises && calls->raises_when == CallWhen::Always) {
         out.outcome = Outcome::Raises;

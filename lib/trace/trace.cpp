@@ -82,6 +82,19 @@ struct PendingRaise {
 
 namespace {
 
+// Whether every tensor of the call is a dense one of some backend: what the
+// release's composite calls were recorded on (docs/composite-calls.md); a
+// sparse, quantized, mkldnn or nested tensor takes other paths in the same kernel.
+bool dense_tensors(const Catalogue& cat, const std::vector<TensorArg>& args) {
+  for (const auto& a : args) {
+    bool dense = false;
+    for (int backend = 1; backend <= cat.backend_count() && !dense; ++backend)
+      dense = cat.has(a.keys, cat.runtime_key(cat.well_known().dense, backend));
+    if (!dense) return false;
+  }
+  return true;
+}
+
 // A hand-written composite's callees are traced to see which one raises
 // (trace/recorded_calls.h); calls nest no deeper than this.
 constexpr int k_max_callee_depth = 8;
@@ -126,12 +139,15 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
       hop.tls_included = included;
       hop.tls_excluded = excluded;
       Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts_of(op_now, args, setup));
-      if (b.action == HopAction::Return && b.kernel_decides && !b.declared) {
+      if (b.action == HopAction::Return && b.kernel_decides && !b.declared && dense_tensors(cat, args)) {
         // A hand-written composite whose calls the release's recording knows.
         const TraceCallee trace_callee = [&](const Operator& callee) -> std::optional<Trace> {
           if (depth + 1 >= k_max_callee_depth) return std::nullopt;
           CallSetup inner = setup;
           inner.arguments = args;
+          // What the composite passes on is mostly made inside it (an output,
+          // a view): not the caller's leaf or inference tensor.
+          for (auto& a : inner.arguments) a.leaf = a.inference = false;
           inner.tls_included = included;
           inner.tls_excluded = excluded;
           return run_trace(registry, callee, inner, replay_live_table(registry, callee), depth + 1);
