@@ -18,6 +18,17 @@ std::vector<std::string> missing_callees(const Registry& registry) {
       if (const CompositeCalls* calls = registry.composite_calls(k))
         for (const RecordedCall& c : calls->calls)
           if (!registry.find(c.op)) missing.emplace_back(c.op);
+  // What their backward calls (explain's needs), and then the gradient seed.
+  bool backward = false;
+  for (const Operator& op : registry.operators())
+    if (const auto* calls = registry.backward_calls(op.name)) {
+      backward = true;
+      for (const RecordedCall& c : *calls)
+        if (!registry.find(c.op)) missing.emplace_back(c.op);
+    }
+  if (backward)
+    for (const RecordedCall& c : registry.backward_seed())
+      if (!registry.find(c.op)) missing.emplace_back(c.op);
   return missing;
 }
 
