@@ -32,7 +32,7 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '5'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '6'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
@@ -41,6 +41,7 @@ struct PackHeader {
   std::uint32_t generated_call_count;
   std::uint32_t out_grad_check_count;
   std::uint32_t composite_kernel_count, backward_count, recorded_call_count;
+  std::uint32_t composite_calls_backend;  // string id: the backend the calls were recorded on
 };
 
 struct PackedOperator {

@@ -225,6 +225,8 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
   load_fallbacks(registry, pack, keys, source + " fallbacks");
   if (pack.header().out_grad_check_count > 0) registry.mark_out_grad_checks_known();
+  if (pack.header().composite_calls_backend != k_no_string)
+    registry.set_composite_calls_backend(pack.string(pack.header().composite_calls_backend));
   for (std::uint32_t i = 0; i < pack.header().backward_count; ++i) {
     const PackedBackward entry = pack.backward(i);
     std::vector<RecordedCall> calls = pack.recorded_calls(entry.first_call, entry.call_count);

@@ -118,6 +118,7 @@ class PackWriter {
     header.composite_kernel_count = static_cast<std::uint32_t>(composites_.size());
     header.backward_count = static_cast<std::uint32_t>(backward_.size());
     header.recorded_call_count = static_cast<std::uint32_t>(recorded_.size());
+    header.composite_calls_backend = calls_backend_;
     std::string out;
     append(out, &header, sizeof header);
     append(out, key_names_.data(), key_names_.size() * sizeof(std::uint32_t));
@@ -152,12 +153,15 @@ class PackWriter {
   std::vector<PackedCompositeKernel> composites_;
   std::vector<PackedBackward> backward_;
   std::vector<PackedRecordedCall> recorded_;
+
+ public:
+  std::uint32_t calls_backend_ = k_no_string;
 };
 
 }  // namespace
 
 std::string write_pack(const Registry& registry) {
-  static_assert(sizeof(PackHeader) == 52 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
+  static_assert(sizeof(PackHeader) == 56 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
                 sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12 &&
                 sizeof(PackedOutGradCheck) == 12 && sizeof(PackedCompositeKernel) == 28 &&
                 sizeof(PackedBackward) == 12 && sizeof(PackedRecordedCall) == 8);
@@ -174,6 +178,7 @@ std::string write_pack(const Registry& registry) {
   for (const std::string_view name : backward_ops)
     writer.add_backward(writer.string_id(name), *registry.backward_calls(name));
   if (!registry.backward_seed().empty()) writer.add_backward(k_no_string, registry.backward_seed());
+  writer.calls_backend_ = writer.string_id(registry.composite_calls_backend());
   return writer.finish();
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const std::vector<std::string_view> k_top_fields = {"format", "version", "release", "recorded",
+const std::vector<std::string_view> k_top_fields = {"format", "version", "release", "recorded", "backend",
                                                     "kernels", "backward", "backward_seed"};
 const std::vector<std::string_view> k_kernel_fields = {"op", "key", "samples", "calls", "raises"};
 const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls", "raises"};
@@ -69,6 +69,13 @@ std::size_t apply_composite_calls(Registry& registry, const json& object, const 
     top.fail(top.at("version"), "unsupported composite-calls version " + version->dump() + "; expected 1");
   if (const json* recorded = top.get("recorded"); recorded && !recorded->is_object())
     top.fail(top.at("recorded"), "expected an object saying how the calls were recorded");
+  if (const auto backend = top.string("backend", false)) {
+    const int index = registry.catalogue().backend_index(*backend).value_or(0);
+    if (index == 0)
+      top.fail(top.at("backend"), "'" + *backend + "' is not a backend of PyTorch " +
+                                      std::string(registry.catalogue().version()) + " (e.g. PrivateUse1, CPU)");
+    registry.set_composite_calls_backend(*backend);
+  }
   std::size_t recorded = 0;
   if (const json* kernels = top.array("kernels"))
     for (std::size_t i = 0; i < kernels->size(); ++i) {
@@ -123,7 +130,8 @@ json composite_calls_json(const Registry& registry) {
     for (const auto& c : calls) out.push_back({{"op", std::string(c.op)}, {"when", call_when_id(c.when)}});
     return out;
   };
-  json out = {{"format", "dispatchctl-composite-calls"}, {"version", 1}, {"release", registry.torch_version()}};
+  json out = {{"format", "dispatchctl-composite-calls"}, {"version", 1}, {"release", registry.torch_version()},
+              {"backend", registry.composite_calls_backend()}};
   json kernels = json::array();
   const Catalogue& cat = registry.catalogue();
   for (const Operator& op : registry.operators())

@@ -158,6 +158,7 @@ void Registry::carry_registry_tables(const Registry& from) {
   if (from.out_grad_checks_known()) mark_out_grad_checks_known();
   for (const auto& [name, calls] : from.backward_calls_) record_backward_calls(name, calls);
   if (!from.backward_seed_.empty()) record_backward_seed(from.backward_seed_);
+  composite_calls_backend_ = from.composite_calls_backend_;
 }
 
 void Registry::fallback(Fallback fb) {

@@ -299,6 +299,10 @@ class Registry {
     return backward_calls_;
   }
   void record_backward_seed(std::vector<RecordedCall> calls, Strings strings = Strings::Copy);
+  // The backend whose tensors the calls were recorded on ("PrivateUse1"): the
+  // calls hold at its keys (a kernel takes device-specific paths elsewhere).
+  void set_composite_calls_backend(std::string_view backend) { composite_calls_backend_ = std::string(backend); }
+  const std::string& composite_calls_backend() const { return composite_calls_backend_; }
   const std::vector<RecordedCall>& backward_seed() const { return backward_seed_; }
 
   // Rebuilding a registry from another (torchgen apply, added backends, a
@@ -340,6 +344,7 @@ class Registry {
   std::unordered_map<std::uint32_t, CompositeCalls> composite_calls_;  // by the kernel's sequence
   std::unordered_map<std::string_view, std::vector<RecordedCall>> backward_calls_;  // names kept in pool_
   std::vector<RecordedCall> backward_seed_;
+  std::string composite_calls_backend_ = "PrivateUse1";
 };
 
 // Registers without the signature check while in scope: PyTorch's own dumps

@@ -23,8 +23,7 @@ nlohmann::ordered_json needed_json(const std::vector<NeededOperator>& needed) {
 
 void append_needs_text(std::string& out, const Catalogue& cat, const Operator& op, const OperatorNeeds& needs) {
   const std::string key = cat.name(needs.key);
-  out += "\nWhat to implement at " + key + " for " + std::string(op.name) +
-         " (register these; most rows unblocked first):\n";
+  out += "\nTo implement at " + key + " (most rows unblocked first):\n";
   if (needs.forward.empty()) out += "    forward: nothing missing on the paths the release recorded\n";
   else out += "    forward:\n" + needed_list(needs.forward);
   if (!needs.backward_recorded)

@@ -70,6 +70,9 @@ std::optional<Outcome> find_outcome(std::string_view name);
 // The row's kernel alone, what it calls not followed: the first step of
 // classify_followed (and what trace asks of the kernel that runs).
 Outcome classify_row(const Catalogue& cat, const Row& row);
+// Whether the release's recorded composite calls hold at key `k`: a dense key
+// of the backend they were recorded on, or its autograd key (docs/composite-calls.md).
+bool recorded_calls_apply(const Registry& registry, Key k);
 // A key of the autograd functionality (AutogradCPU, AutogradOther, AutogradNestedTensor …).
 bool is_autograd_row(const Catalogue& cat, Key k);
 // A valid row whose kernel raises when called (Raises, Ambiguous).

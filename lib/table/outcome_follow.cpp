@@ -43,13 +43,6 @@ bool is_hand_written_composite_rule(Rule r) {
          r == Rule::CompositeImplicitAutograd || r == Rule::CompositeImplicitAutogradNestedTensor;
 }
 
-// The release's composite calls were recorded on dense tensors: they hold at
-// a dense backend's key and at the autograd keys above it, not at a sparse,
-// quantized, mkldnn or nested key, where the same kernel takes other paths.
-bool recorded_calls_apply(const Catalogue& cat, Key k) {
-  const Key f = cat.functionality_of(k);
-  return f == cat.well_known().dense || f == cat.well_known().autograd_functionality;
-}
 
 }  // namespace
 
@@ -102,7 +95,7 @@ RowOutcome OutcomeFollower::follow(const Operator& op, const Row& row, int depth
       return out;
     }
   // A hand-written composite whose calls were recorded from the release.
-  if (kernel_row && runs_composite_kernel(out.outcome) && recorded_calls_apply(cat, row.key))
+  if (kernel_row && runs_composite_kernel(out.outcome) && recorded_calls_apply(registry_, row.key))
     if (const CompositeCalls* calls = registry_.composite_calls(*row.kernel)) {
       if (calls->raises && calls->raises_when == CallWhen::Always) {
         out.outcome = Outcome::Raises;
@@ -155,6 +148,19 @@ RowOutcome OutcomeFollower::follow(const Operator& op, const Row& row, int depth
       }
     }
   return out;
+}
+
+// The release's composite calls were recorded on dense tensors: they hold at
+// a dense backend's key and at the autograd key above it, not at a sparse,
+// quantized, mkldnn or nested key, where the same kernel takes other paths.
+// And at the recording backend's keys only: elsewhere the same kernel takes
+// device-specific paths (copy_ calls _copy_from across devices only).
+bool recorded_calls_apply(const Registry& registry, Key k) {
+  const Catalogue& cat = registry.catalogue();
+  const Key f = cat.functionality_of(k);
+  if (f != cat.well_known().dense && f != cat.well_known().autograd_functionality) return false;
+  const auto backend = cat.backend_index(registry.composite_calls_backend());
+  return backend && cat.backend_of(k) == *backend;
 }
 
 RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of) {

@@ -82,17 +82,18 @@ struct PendingRaise {
 
 namespace {
 
-// Whether every tensor of the call is a dense one of some backend: what the
+// Whether every tensor of the call is a dense one of the backend the
 // release's composite calls were recorded on (docs/composite-calls.md); a
-// sparse, quantized, mkldnn or nested tensor takes other paths in the same kernel.
-bool dense_tensors(const Catalogue& cat, const std::vector<TensorArg>& args) {
-  for (const auto& a : args) {
-    bool dense = false;
-    for (int backend = 1; backend <= cat.backend_count() && !dense; ++backend)
-      dense = cat.has(a.keys, cat.runtime_key(cat.well_known().dense, backend));
-    if (!dense) return false;
-  }
-  return true;
+// sparse, quantized, mkldnn or nested tensor, or another device, takes other
+// paths in the same kernel.
+bool dense_tensors(const Registry& registry, const std::vector<TensorArg>& args) {
+  const Catalogue& cat = registry.catalogue();
+  const auto backend = cat.backend_index(registry.composite_calls_backend());
+  if (!backend) return false;
+  const Key dense = cat.runtime_key(cat.well_known().dense, *backend);
+  for (const auto& a : args)
+    if (!cat.has(a.keys, dense)) return false;
+  return !args.empty();
 }
 
 // A hand-written composite's callees are traced to see which one raises
@@ -139,7 +140,7 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
       hop.tls_included = included;
       hop.tls_excluded = excluded;
       Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts_of(op_now, args, setup));
-      if (b.action == HopAction::Return && b.kernel_decides && !b.declared && dense_tensors(cat, args)) {
+      if (b.action == HopAction::Return && b.kernel_decides && !b.declared && dense_tensors(registry, args)) {
         // A hand-written composite whose calls the release's recording knows.
         const TraceCallee trace_callee = [&](const Operator& callee) -> std::optional<Trace> {
           if (depth + 1 >= k_max_callee_depth) return std::nullopt;
