@@ -100,8 +100,8 @@ def core_rows(tool, runs):
                  measure([tool, "report", "-m", "builtin:2.14.1"], runs), "all tables", ""))
     # Issue 30: the outcome model follows every recorded composite call (and each
     # autograd row's backend row) over a real PrivateUse1 backend; within 2x of the
-    # report above before graphs were followed (measured: 35 -> 54 ms CPU builtin
-    # alone, 20 -> 30 ms for this backend at four keys).
+    # report above before graphs were followed (measured, median of 9 under load:
+    # 34 -> 48 ms CPU builtin alone, 18 -> 27 ms for this backend at four keys).
     backend = tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False)
     with gzip.open(os.path.join(ROOT, "tests", "composite_calls", "backend_3.json.gz")) as packed:
         backend.write(packed.read())
