@@ -13,6 +13,9 @@
 //   PackedFallback fallbacks[fallback_count]   in registration order
 //   PackedGeneratedCall calls[generated_call_count]   by kernel index (Registry::generated_call)
 //   PackedOutGradCheck checks[out_grad_check_count]   by kernel index (Registry::out_grad_check)
+//   PackedCompositeKernel composites[composite_kernel_count]   by kernel index (Registry::composite_calls)
+//   PackedBackward backward[backward_count]    per operator; op = k_no_string: the backward seed
+//   PackedRecordedCall recorded[recorded_call_count]   the calls both of these list
 //   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
 //   char chars[]
 // Kernels refer to keys by name, so a pack stays valid when a catalogue's enum
@@ -29,7 +32,7 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '4'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '6'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
@@ -37,6 +40,8 @@ struct PackHeader {
   std::uint32_t key_count, operator_count, kernel_count, fallback_count, string_count, chars_size;
   std::uint32_t generated_call_count;
   std::uint32_t out_grad_check_count;
+  std::uint32_t composite_kernel_count, backward_count, recorded_call_count;
+  std::uint32_t composite_calls_backend;  // string id: the backend the calls were recorded on
 };
 
 struct PackedOperator {
@@ -78,6 +83,29 @@ struct PackedOutGradCheck {
   std::uint32_t kernel;   // index into kernels
   std::uint32_t inputs;   // string id: comma-separated argument names
   std::uint32_t outputs;  // string id
+};
+
+// What a hand-written composite kernel calls (registry/composite_calls.h).
+struct PackedCompositeKernel {
+  std::uint32_t kernel;                     // index into kernels
+  std::uint32_t first_call, call_count;     // into recorded
+  std::uint32_t raises;                     // string id of the message; k_no_string: none
+  std::uint32_t raises_type;                // string id of its exception type; k_no_string: none
+  std::uint32_t samples;
+  std::uint8_t raises_when;                 // CallWhen
+  std::uint8_t reserved[3];
+};
+
+// What an operator's backward calls (op = k_no_string: the gradient seed).
+struct PackedBackward {
+  std::uint32_t op;  // string id
+  std::uint32_t first_call, call_count;
+};
+
+struct PackedRecordedCall {
+  std::uint32_t op;    // string id of the operator called
+  std::uint8_t when;   // CallWhen
+  std::uint8_t reserved[3];
 };
 
 // The pack of a registry (what the build-time tool writes). Origins keep only

@@ -31,6 +31,9 @@ class PackView {
     fallbacks_ = section(header_.fallback_count, sizeof(PackedFallback));
     calls_ = section(header_.generated_call_count, sizeof(PackedGeneratedCall));
     checks_ = section(header_.out_grad_check_count, sizeof(PackedOutGradCheck));
+    composites_ = section(header_.composite_kernel_count, sizeof(PackedCompositeKernel));
+    backward_ = section(header_.backward_count, sizeof(PackedBackward));
+    recorded_ = section(header_.recorded_call_count, sizeof(PackedRecordedCall));
     offsets_ = section(std::uint64_t(header_.string_count) + 1, sizeof(std::uint32_t));
     chars_ = section(header_.chars_size, 1);
   }
@@ -66,6 +69,30 @@ class PackView {
     }
     return std::nullopt;
   }
+  // The calls recorded for kernel `kernel` (records are by kernel index), if any.
+  std::optional<PackedCompositeKernel> composite(std::uint32_t kernel) const {
+    std::uint32_t low = 0, high = header_.composite_kernel_count;
+    while (low < high) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      const auto entry = record<PackedCompositeKernel>(composites_, mid);
+      if (entry.kernel == kernel) return entry;
+      if (entry.kernel < kernel) low = mid + 1;
+      else high = mid;
+    }
+    return std::nullopt;
+  }
+  PackedBackward backward(std::uint32_t i) const { return record<PackedBackward>(backward_, i); }
+  std::vector<RecordedCall> recorded_calls(std::uint32_t first, std::uint32_t count) const {
+    if (std::uint64_t(first) + count > header_.recorded_call_count) fail("recorded calls out of range");
+    std::vector<RecordedCall> calls;
+    calls.reserve(count);
+    for (std::uint32_t i = first; i < first + count; ++i) {
+      const auto packed = record<PackedRecordedCall>(recorded_, i);
+      if (packed.when > static_cast<std::uint8_t>(CallWhen::SomeInputs)) fail("unknown call condition");
+      calls.push_back({string(packed.op), static_cast<CallWhen>(packed.when)});
+    }
+    return calls;
+  }
   std::string_view key_name(std::uint32_t i) const { return string(record<std::uint32_t>(key_names_, i)); }
 
   std::string_view string(std::uint32_t id) const {
@@ -90,7 +117,8 @@ class PackView {
   std::string_view data_;
   const std::string& source_;
   PackHeader header_{};
-  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, checks_ = 0, offsets_ = 0, chars_ = 0;
+  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, checks_ = 0, composites_ = 0, backward_ = 0,
+                recorded_ = 0, offsets_ = 0, chars_ = 0;
 };
 
 std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
@@ -141,6 +169,17 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
                                      static_cast<GeneratedCallKind>(call->kind), keep);
       callees.push_back(callee);
     }
+    if (const auto entry = pack.composite(op.first_kernel + i)) {
+      if (entry->raises_when > static_cast<std::uint8_t>(CallWhen::SomeInputs)) pack.fail("unknown raise condition");
+      CompositeCalls calls;
+      calls.calls = pack.recorded_calls(entry->first_call, entry->call_count);
+      if (entry->raises != k_no_string) calls.raises = pack.string(entry->raises);
+      if (entry->raises_type != k_no_string) calls.raises_type = pack.string(entry->raises_type);
+      calls.raises_when = static_cast<CallWhen>(entry->raises_when);
+      calls.samples = entry->samples;
+      for (const RecordedCall& c : calls.calls) callees.push_back(c.op);
+      registry.record_composite_calls(registry.find(name)->registrations.back(), std::move(calls), keep);
+    }
     if (const auto check = pack.out_grad_check(op.first_kernel + i))
       registry.record_out_grad_check(registry.find(name)->registrations.back(), pack.string(check->inputs),
                                      pack.string(check->outputs), keep);
@@ -186,6 +225,14 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   const SignatureChecksOff off(registry);  // PyTorch accepted what it printed
   load_fallbacks(registry, pack, keys, source + " fallbacks");
   if (pack.header().out_grad_check_count > 0) registry.mark_out_grad_checks_known();
+  if (pack.header().composite_calls_backend != k_no_string)
+    registry.set_composite_calls_backend(pack.string(pack.header().composite_calls_backend));
+  for (std::uint32_t i = 0; i < pack.header().backward_count; ++i) {
+    const PackedBackward entry = pack.backward(i);
+    std::vector<RecordedCall> calls = pack.recorded_calls(entry.first_call, entry.call_count);
+    if (entry.op == k_no_string) registry.record_backward_seed(std::move(calls), Registry::Strings::Keep);
+    else registry.record_backward_calls(pack.string(entry.op), std::move(calls), Registry::Strings::Keep);
+  }
   std::vector<std::string_view> callees;
   auto load_unfiltered = [&](std::uint32_t i) {
     const PackedOperator op = pack.op(i);

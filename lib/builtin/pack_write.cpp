@@ -1,6 +1,8 @@
 #include "builtin/pack.h"
 
+#include <algorithm>
 #include <cstring>
+#include <tuple>
 #include <unordered_map>
 
 namespace dispatchctl {
@@ -45,6 +47,16 @@ class PackWriter {
         pc.kind = static_cast<std::uint8_t>(call->kind);
         calls_.push_back(pc);
       }
+      if (const CompositeCalls* calls = registry.composite_calls(k)) {
+        PackedCompositeKernel pc{};
+        pc.kernel = static_cast<std::uint32_t>(kernels_.size());
+        std::tie(pc.first_call, pc.call_count) = add_calls(calls->calls);
+        pc.raises = calls->raises ? string_id(*calls->raises) : k_no_string;
+        pc.raises_type = calls->raises_type ? string_id(*calls->raises_type) : k_no_string;
+        pc.raises_when = static_cast<std::uint8_t>(calls->raises_when);
+        pc.samples = calls->samples;
+        composites_.push_back(pc);
+      }
       if (const OutGradCheck* check = registry.out_grad_check(k))
         checks_.push_back({static_cast<std::uint32_t>(kernels_.size()), string_id(check->inputs),
                            string_id(check->outputs)});
@@ -58,6 +70,24 @@ class PackWriter {
       kernels_.push_back(pk);
     }
     operators_.push_back(packed);
+  }
+
+  std::pair<std::uint32_t, std::uint32_t> add_calls(const std::vector<RecordedCall>& calls) {
+    const auto first = static_cast<std::uint32_t>(recorded_.size());
+    for (const RecordedCall& c : calls) {
+      PackedRecordedCall packed{};
+      packed.op = string_id(c.op);
+      packed.when = static_cast<std::uint8_t>(c.when);
+      recorded_.push_back(packed);
+    }
+    return {first, static_cast<std::uint32_t>(calls.size())};
+  }
+
+  void add_backward(std::uint32_t op, const std::vector<RecordedCall>& calls) {
+    PackedBackward packed{};
+    packed.op = op;
+    std::tie(packed.first_call, packed.call_count) = add_calls(calls);
+    backward_.push_back(packed);
   }
 
   void add(const Fallback& fb) {
@@ -85,6 +115,10 @@ class PackWriter {
     header.chars_size = static_cast<std::uint32_t>(chars.size());
     header.generated_call_count = static_cast<std::uint32_t>(calls_.size());
     header.out_grad_check_count = static_cast<std::uint32_t>(checks_.size());
+    header.composite_kernel_count = static_cast<std::uint32_t>(composites_.size());
+    header.backward_count = static_cast<std::uint32_t>(backward_.size());
+    header.recorded_call_count = static_cast<std::uint32_t>(recorded_.size());
+    header.composite_calls_backend = calls_backend_;
     std::string out;
     append(out, &header, sizeof header);
     append(out, key_names_.data(), key_names_.size() * sizeof(std::uint32_t));
@@ -93,6 +127,9 @@ class PackWriter {
     append(out, fallbacks_.data(), fallbacks_.size() * sizeof(PackedFallback));
     append(out, calls_.data(), calls_.size() * sizeof(PackedGeneratedCall));
     append(out, checks_.data(), checks_.size() * sizeof(PackedOutGradCheck));
+    append(out, composites_.data(), composites_.size() * sizeof(PackedCompositeKernel));
+    append(out, backward_.data(), backward_.size() * sizeof(PackedBackward));
+    append(out, recorded_.data(), recorded_.size() * sizeof(PackedRecordedCall));
     append(out, offsets.data(), offsets.size() * sizeof(std::uint32_t));
     out += chars;
     return out;
@@ -113,20 +150,35 @@ class PackWriter {
   std::vector<PackedFallback> fallbacks_;
   std::vector<PackedGeneratedCall> calls_;
   std::vector<PackedOutGradCheck> checks_;
+  std::vector<PackedCompositeKernel> composites_;
+  std::vector<PackedBackward> backward_;
+  std::vector<PackedRecordedCall> recorded_;
+
+ public:
+  std::uint32_t calls_backend_ = k_no_string;
 };
 
 }  // namespace
 
 std::string write_pack(const Registry& registry) {
-  static_assert(sizeof(PackHeader) == 40 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
+  static_assert(sizeof(PackHeader) == 56 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
                 sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12 &&
-                sizeof(PackedOutGradCheck) == 12);
+                sizeof(PackedOutGradCheck) == 12 && sizeof(PackedCompositeKernel) == 28 &&
+                sizeof(PackedBackward) == 12 && sizeof(PackedRecordedCall) == 8);
   PackWriter writer(registry.catalogue());
   // Names first: their characters lie together, in name order, so the name
   // search of a filtered load touches a few pages, not the whole pack.
   for (const Operator& op : registry.operators()) writer.string_id(op.name);
   for (const Operator& op : registry.operators()) writer.add(registry, op);
   for (const Fallback& fb : registry.fallbacks()) writer.add(fb);
+  // Sorted by name: the reader finds an operator's entry by binary search.
+  std::vector<std::string_view> backward_ops;
+  for (const auto& [name, calls] : registry.all_backward_calls()) backward_ops.push_back(name);
+  std::sort(backward_ops.begin(), backward_ops.end());
+  for (const std::string_view name : backward_ops)
+    writer.add_backward(writer.string_id(name), *registry.backward_calls(name));
+  if (!registry.backward_seed().empty()) writer.add_backward(k_no_string, registry.backward_seed());
+  writer.calls_backend_ = writer.string_id(registry.composite_calls_backend());
   return writer.finish();
 }
 

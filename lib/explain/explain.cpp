@@ -187,8 +187,13 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
   const RowOutcome followed =
       classify_followed(registry, op, row, [&](const Operator& o, Key key) { return compute_row(registry, o, key); });
   if (followed.needs.op)
-    notes.push_back(dependency_text(cat, followed.needs) + ": this kernel is torchgen's generated composite, which "
-                    "calls " + std::string(followed.needs.op->name) + " through the dispatcher; its " +
+    notes.push_back(dependency_text(cat, followed.needs) +
+                    (followed.needs.via == DependencyVia::GeneratedCall
+                         ? ": this kernel is torchgen's generated composite, which calls "
+                     : followed.needs.via == DependencyVia::RecordedCall
+                         ? ": this hand-written composite calls (recorded from the release) "
+                         : ": this autograd kernel passes the call on to ") +
+                    std::string(followed.needs.op->name) + " through the dispatcher; its " +
                     cat.name(followed.needs.row.key) + " row: " +
                     outcome_does(cat, followed.needs.row, followed.needs.outcome) +
                     (outcome_works(followed.outcome) ? "" : "; so a call here " +
@@ -311,6 +316,7 @@ OperatorKeyExplanation explain_operator_key(const Registry& registry, const Oper
       out.rows.push_back(explain_row(registry, op, cat.runtime_key(cat.functionality_of(k), b), false));
   } else {
     out.rows.push_back(explain_row(registry, op, k, true));
+    if (cat.backend_of(k) > 0) out.needs = operator_needs(registry, op, k);  // a backend's key
   }
   return out;
 }

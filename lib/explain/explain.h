@@ -4,8 +4,11 @@
 // row at call time and, for missing rows, what would fill it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "explain/needs.h"
 
 #include "table/table.h"
 
@@ -69,6 +72,8 @@ struct OperatorKeyExplanation {
   const Operator* op = nullptr;
   Key requested = k_undefined;  // as named: runtime key, alias or building block
   std::vector<RowExplanation> rows;  // one, or every runtime key the alias/block covers
+  // A backend's runtime key: what to implement there, forward and backward (explain/needs.h).
+  std::optional<OperatorNeeds> needs;
 };
 
 // "direct registration", "CompositeExplicitAutograd", "backend fallback", …

@@ -61,11 +61,14 @@ Fix evaluate(const Registry& scratch, const Operator& op, Key k, const std::vect
   Fix fix;
   fix.kind = kind;
   fix.key = where;
-  const Catalogue& cat = scratch.catalogue();
-  const auto after = compute_table(scratch, *scratch.find(op.name));
+  const Operator& fixed = *scratch.find(op.name);
+  const auto after = compute_table(scratch, fixed);
+  // The one outcome model, what the rows' kernels call followed in the scratch registry.
+  OutcomeFollower follower(scratch, [&scratch](const Operator& o, Key key) { return compute_row(scratch, o, key); });
+  auto row_works = [&](const Row& row) { return outcome_works(follower.classify(fixed, row).outcome); };
   for (size_t i = 0; i < after.size(); ++i) {
-    const bool worked = row_works(cat, before[i]);
-    const bool works = row_works(cat, after[i]);
+    const bool worked = row_works(before[i]);
+    const bool works = row_works(after[i]);
     if (after[i].key == k) {
       fix.fills = works;
       fix.result = after[i].rule;

@@ -1,5 +1,7 @@
 #include "query/has_kernel.h"
 
+#include "table/torch_messages.h"
+
 namespace dispatchctl {
 
 HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, Key k, HasKernelQuestion question,
@@ -15,9 +17,30 @@ HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, 
   } else {
     r.row_key = computed_row_key(cat, k);  // alias key: PyTorch's error
     r.row = live_row(registry, op, r.row_key);
-    RowOutcome followed = classify_followed(registry, op, r.row, live_row_of(registry));
+    OutcomeFollower follower(registry, live_row_of(registry));
+    RowOutcome followed = follower.classify(op, r.row);
     r.outcome = followed.outcome;
-    r.needs = std::move(followed.needs);
+    r.needs = followed.needs;
+    r.assumed = followed.assumed;
+    // Down the chain of failing callees to the row that raises.
+    if (r.outcome == Outcome::CompositeFails || r.outcome == Outcome::Raises) {
+      const Operator* at = &op;
+      Row leaf = r.row;
+      for (int hop = 0; hop < 32 && followed.outcome == Outcome::CompositeFails && followed.needs.op; ++hop) {
+        at = followed.needs.op;
+        leaf = followed.needs.row;
+        followed = follower.classify(*at, leaf);
+      }
+      r.raises_at = at;
+      r.raises_at_key = leaf.key;
+      if (followed.outcome == Outcome::Missing) {
+        r.error_type = "NotImplementedError";
+        r.error = missing_row_headline(cat, at->name, leaf.key);
+      } else if (!followed.raises.empty()) {
+        r.error_type = std::string(followed.raises_type);
+        r.error = std::string(followed.raises.substr(0, followed.raises.find('\n')));
+      }
+    }
     r.verdict = outcome_verdict(r.outcome);
     if (question == HasKernelQuestion::Computed)
       r.answer = r.row.valid() ? HasKernelAnswer::Yes : HasKernelAnswer::No;

@@ -27,7 +27,15 @@ struct HasKernelResult {
   Key row_key = k_undefined;
   Row row;
   Outcome outcome = Outcome::Missing;
-  Dependency needs;  // a generated composite's callee, followed (table/outcome.h)
+  Dependency needs;  // what the row's kernel calls, followed (table/outcome.h)
+  // A hand-written composite whose calls were not recorded: works, assumed.
+  bool assumed = false;
+  // A row that fails because of what it calls: the operator whose row raises
+  // at the end of the chain, and PyTorch's first line there (a missing row's
+  // "Could not run …", a stub's message).
+  const Operator* raises_at = nullptr;
+  Key raises_at_key = k_undefined;
+  std::string error_type, error;
   RowVerdict verdict = RowVerdict::Unknown;
   // A key of a backend this build has no kernels for: the answer is this build's.
   std::string build_note;

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "keys/profile.h"
+#include "registry/composite_calls.h"
 #include "registry/key_lookup.h"
 #include "util/json_object_reader.h"
 #include "registry/manifest_names.h"
@@ -47,7 +48,7 @@ const Catalogue& catalogue_of(const ObjectReader& top, const std::string& versio
 
 const std::vector<std::string_view> k_top_fields = {
     "dispatchctl_manifest", "torch_version", "fallbacks", "operators", "description",
-    "release_profile", "recorded", "backend_name"};
+    "release_profile", "recorded", "backend_name", "composite_calls"};
 const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debug",
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
@@ -283,6 +284,13 @@ void apply_header(Registry& registry, const ManifestDocument& manifest) {
   registry.keep_alive(manifest.strings);
 }
 
+// What the manifest's hand-written composites (or those of what it is layered
+// over) call: applied once their kernels are registered (docs/composite-calls.md).
+void apply_trailer(Registry& registry, const json& doc, const std::string& source) {
+  if (const json* calls = ObjectReader(doc, source, "", k_top_fields).object("composite_calls", false))
+    apply_composite_calls(registry, *calls, source, "/composite_calls");
+}
+
 template <class Doc>
 void apply_document(Registry& registry, Doc&& manifest) {
   apply_header(registry, manifest);
@@ -298,6 +306,7 @@ void apply_document(Registry& registry, Doc&& manifest) {
       manifest.operators.pop_front();
     }
   }
+  apply_trailer(registry, manifest.doc, source);
   registry.sources.push_back(source);
 }
 
@@ -365,7 +374,8 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
     // What may follow "operators" and not change what was applied (an export ends with "recorded").
     for (auto field = std::next(streamed.top.begin(), static_cast<std::ptrdiff_t>(fields_before));
          field != streamed.top.end(); ++field)
-      if (field.key() != "recorded" && field.key() != "description") return std::nullopt;
+      if (field.key() != "recorded" && field.key() != "description" && field.key() != "composite_calls")
+        return std::nullopt;
     m.doc = std::move(streamed.top);
     m.bytes = streamed.bytes;
     if (m.doc.size() != fields_before) {
@@ -377,6 +387,7 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
   } catch (const InputError&) {
     return std::nullopt;
   }
+  apply_trailer(*registry, m.doc, source);
   registry->sources.push_back(source);
   return m;
 }

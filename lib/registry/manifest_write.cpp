@@ -1,6 +1,7 @@
 // write_manifest (registry/manifest.h): a registry as one manifest.
 #include <nlohmann/json.hpp>
 
+#include "registry/composite_calls.h"
 #include "registry/manifest.h"
 #include "registry/manifest_names.h"
 
@@ -44,6 +45,8 @@ std::string write_manifest(const Registry& registry, const std::string& torch_ve
     operators.push_back(std::move(entry));
   }
   doc["operators"] = std::move(operators);
+  if (registry.composite_call_count() > 0 || !registry.all_backward_calls().empty())
+    doc["composite_calls"] = composite_calls_json(registry);
   return doc.dump(1) + "\n";
 }
 

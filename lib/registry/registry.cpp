@@ -117,6 +117,50 @@ void Registry::record_out_grad_check(const Kernel& kernel, std::string_view inpu
   out_grad_checks_[kernel.sequence] = OutGradCheck{kept(inputs, strings), kept(outputs, strings)};
 }
 
+std::string_view call_when_id(CallWhen when) { return when == CallWhen::Always ? "always" : "some_inputs"; }
+
+void Registry::record_composite_calls(const Kernel& kernel, CompositeCalls calls, Strings strings) {
+  for (auto& c : calls.calls) c.op = kept(c.op, strings);
+  if (calls.raises) calls.raises = kept(*calls.raises, strings);
+  if (calls.raises_type) calls.raises_type = kept(*calls.raises_type, strings);
+  composite_calls_[kernel.sequence] = std::move(calls);
+}
+
+void Registry::record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls, Strings strings) {
+  for (auto& c : calls) c.op = kept(c.op, strings);
+  backward_calls_[kept(op_name, strings)] = std::move(calls);
+}
+
+const std::vector<RecordedCall>* Registry::backward_calls(std::string_view op_name) const {
+  if (backward_calls_.empty()) return nullptr;
+  const auto it = backward_calls_.find(op_name);
+  return it == backward_calls_.end() ? nullptr : &it->second;
+}
+
+void Registry::record_backward_seed(std::vector<RecordedCall> calls, Strings strings) {
+  for (auto& c : calls) c.op = kept(c.op, strings);
+  backward_seed_ = std::move(calls);
+}
+
+void Registry::impl_carried(const Registry& from, const Kernel& was, std::string_view op_name, Kernel kernel,
+                            bool with_generated_call) {
+  impl(op_name, kernel);
+  const Operator* op = find(op_name);
+  if (!op || op->registrations.empty() || op->registrations.back().sequence + 1 != sequence_) return;  // refused
+  const Kernel& now = op->registrations.back();
+  if (const GeneratedCall* call = from.generated_call(was); call && with_generated_call)
+    record_generated_call(now, call->callee, call->kind);
+  if (const OutGradCheck* check = from.out_grad_check(was)) record_out_grad_check(now, check->inputs, check->outputs);
+  if (const CompositeCalls* calls = from.composite_calls(was)) record_composite_calls(now, *calls);
+}
+
+void Registry::carry_registry_tables(const Registry& from) {
+  if (from.out_grad_checks_known()) mark_out_grad_checks_known();
+  for (const auto& [name, calls] : from.backward_calls_) record_backward_calls(name, calls);
+  if (!from.backward_seed_.empty()) record_backward_seed(from.backward_seed_);
+  composite_calls_backend_ = from.composite_calls_backend_;
+}
+
 void Registry::fallback(Fallback fb) {
   if (fallback_slot_[fb.key] >= 0) {
     const Fallback& previous = fallbacks_[fallback_slot_[fb.key]];

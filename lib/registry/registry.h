@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "keys/catalogue.h"
+#include "registry/composite_calls.h"
 #include "registry/name_index.h"
 #include "registry/origin.h"
 #include "registry/string_pool.h"
@@ -280,6 +281,40 @@ class Registry {
   // then has none), even for operators a filtered load left out.
   void mark_out_grad_checks_known() { out_grad_checks_known_ = true; }
   bool out_grad_checks_known() const { return out_grad_checks_known_; }
+  // What a hand-written composite kernel calls (registry/composite_calls.h),
+  // recorded from the release; nullptr: not recorded (unknown).
+  void record_composite_calls(const Kernel& kernel, CompositeCalls calls, Strings strings = Strings::Copy);
+  const CompositeCalls* composite_calls(const Kernel& kernel) const {
+    if (composite_calls_.empty()) return nullptr;
+    const auto it = composite_calls_.find(kernel.sequence);
+    return it == composite_calls_.end() ? nullptr : &it->second;
+  }
+  std::size_t composite_call_count() const { return composite_calls_.size(); }
+  // What an operator's backward calls (by operator name), and the gradient
+  // seed a `.backward()` makes; nullptr / empty: not recorded.
+  void record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls,
+                             Strings strings = Strings::Copy);
+  const std::vector<RecordedCall>* backward_calls(std::string_view op_name) const;
+  const std::unordered_map<std::string_view, std::vector<RecordedCall>>& all_backward_calls() const {
+    return backward_calls_;
+  }
+  void record_backward_seed(std::vector<RecordedCall> calls, Strings strings = Strings::Copy);
+  // The backend whose tensors the calls were recorded on ("PrivateUse1"): the
+  // calls hold at its keys (a kernel takes device-specific paths elsewhere).
+  void set_composite_calls_backend(std::string_view backend) { composite_calls_backend_ = std::string(backend); }
+  const std::string& composite_calls_backend() const { return composite_calls_backend_; }
+  const std::vector<RecordedCall>& backward_seed() const { return backward_seed_; }
+
+  // Rebuilding a registry from another (torchgen apply, added backends, a
+  // predicted build): registers `kernel` as impl does and gives it every side
+  // table `from` holds for its kernel `was` (generated call unless
+  // `with_generated_call` is false, out= check, composite calls). The one
+  // place that knows every per-kernel side table.
+  void impl_carried(const Registry& from, const Kernel& was, std::string_view op_name, Kernel kernel,
+                    bool with_generated_call = true);
+  // The side tables `from` holds per operator or registry-wide (backward
+  // calls, the seed, whether out= checks are known).
+  void carry_registry_tables(const Registry& from);
   std::uint32_t registration_count() const { return sequence_; }
 
   // Manifests (or builtin names) loaded into this registry, in order.
@@ -309,6 +344,10 @@ class Registry {
   std::unordered_map<std::uint32_t, GeneratedCall> generated_calls_;  // by the kernel's sequence
   std::unordered_map<std::uint32_t, OutGradCheck> out_grad_checks_;   // by the kernel's sequence
   bool out_grad_checks_known_ = false;
+  std::unordered_map<std::uint32_t, CompositeCalls> composite_calls_;  // by the kernel's sequence
+  std::unordered_map<std::string_view, std::vector<RecordedCall>> backward_calls_;  // names kept in pool_
+  std::vector<RecordedCall> backward_seed_;
+  std::string composite_calls_backend_ = "PrivateUse1";
 };
 
 // Registers without the signature check while in scope: PyTorch's own dumps

@@ -1,5 +1,7 @@
 #include "render/explain_render.h"
 
+#include "render/needs_render.h"
+
 #include <map>
 #include <tuple>
 
@@ -197,6 +199,7 @@ void append_explain_text(std::string& out, const Registry& registry, const Opera
   line(out, torch_line(cat, r.row), 2, 4, o.width);
   if (r.row.valid()) line(out, "from " + where_from(cat, r.row), 2, 4, o.width);
   append_row_detail(out, registry, r, o);
+  if (e.needs) append_needs_text(out, cat, *e.op, *e.needs);
 }
 
 nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyExplanation& e) {
@@ -242,6 +245,7 @@ nlohmann::ordered_json explain_json(const Registry& registry, const OperatorKeyE
     rows.push_back(std::move(j));
   }
   doc["rows"] = std::move(rows);
+  if (e.needs) doc["needs"] = needs_json(cat, *e.needs);
   return doc;
 }
 

@@ -45,13 +45,30 @@ std::string row_text(const Catalogue& cat, const HasKernelResult& r) {
   if (r.question == HasKernelQuestion::Computed) {
     text = row_words + (row.valid() ? " holds a kernel [" + std::string(tag_text(row.rule)) + "]" : " is missing");
   } else if (r.needs.op) {
-    // A generated composite: what it calls decides (table/outcome.h classify_followed).
-    text = row_words + " runs torchgen's generated composite via " + cat.name(row.provider) + ", which calls " +
-           std::string(r.needs.op->name) + "; its " + cat.name(r.needs.row.key) + " row: " +
-           outcome_does(cat, r.needs.row, r.needs.outcome);
+    // What the row's kernel calls decides (table/outcome.h classify_followed).
+    switch (r.needs.via) {
+      case DependencyVia::GeneratedCall:
+        text = row_words + " runs torchgen's generated composite via " + cat.name(row.provider) + ", which calls ";
+        break;
+      case DependencyVia::RecordedCall:
+        text = row_words + " runs a hand-written composite via " + cat.name(row.provider) +
+               ", which calls (recorded from the release) ";
+        break;
+      case DependencyVia::Below:
+        text = row_words + " runs its autograd kernel, which passes the call on to ";
+        break;
+    }
+    text += std::string(r.needs.op->name) + "; its " + cat.name(r.needs.row.key) + " row: " +
+            outcome_does(cat, r.needs.row, r.needs.outcome);
+    if (r.raises_at && !r.error.empty()) text += "; a call raises at " + std::string(r.raises_at->name) + ": " + r.error;
+  } else if (r.outcome == Outcome::Raises && !r.error.empty()) {
+    text = row_words + " runs a kernel that always raises (recorded from the release): " + r.error;
   } else {
     switch (r.verdict) {
-      case RowVerdict::Works: text = row_words + " works: " + outcome_does(cat, row, r.outcome); break;
+      case RowVerdict::Works:
+        text = row_words + " works: " + outcome_does(cat, row, r.outcome);
+        if (r.assumed) text += " (assumed: what this hand-written composite calls was not recorded)";
+        break;
       case RowVerdict::Fails:
         text = row_words + (row.valid() ? " holds a kernel that raises when called: " : " is missing: ") +
                outcome_does(cat, row, r.outcome);
@@ -103,7 +120,20 @@ nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernel
     doc["outcome"] = outcome_id(r.outcome);
     if (r.needs.op) {
       doc["needs"] = r.needs.op->name;
+      doc["needs_key"] = cat.name(r.needs.row.key);
+      doc["needs_via"] = r.needs.via == DependencyVia::GeneratedCall  ? "generated_call"
+                         : r.needs.via == DependencyVia::RecordedCall ? "recorded_call"
+                                                                      : "below";
       doc["needs_outcome"] = outcome_id(r.needs.outcome);
+    }
+    if (r.assumed) doc["assumed"] = true;
+    if (r.raises_at) {
+      doc["raises_at"] = r.raises_at->name;
+      doc["raises_at_key"] = cat.name(r.raises_at_key);
+    }
+    if (!r.error.empty()) {
+      doc["error_type"] = r.error_type;
+      doc["error"] = r.error;
     }
     doc["verdict"] = verdict_word(r.verdict);
   }

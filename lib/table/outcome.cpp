@@ -27,12 +27,6 @@ constexpr OutcomeInfo k_info[k_outcome_count] = {
 
 const OutcomeInfo& info(Outcome o) { return k_info[static_cast<int>(o)]; }
 
-bool is_autograd_row(const Catalogue& cat, Key k) {
-  if (k == k_undefined || cat.is_alias(k)) return false;
-  const auto& wk = cat.well_known();
-  const Key f = cat.functionality_of(k);
-  return f == wk.autograd_functionality || f == wk.autograd_other || f == wk.autograd_nested_tensor;
-}
 
 // What the fallbacks of non-backend keys do, by functionality name; keys a
 // release lacks never match. Backend keys' fallbacks compute (or raise: the
@@ -66,6 +60,13 @@ bool is_release_meta_fallback(const Fallback& fallback) {
 }
 
 }  // namespace
+
+bool is_autograd_row(const Catalogue& cat, Key k) {
+  if (k == k_undefined || cat.is_alias(k)) return false;
+  const auto& wk = cat.well_known();
+  const Key f = cat.functionality_of(k);
+  return f == wk.autograd_functionality || f == wk.autograd_other || f == wk.autograd_nested_tensor;
+}
 
 std::string_view outcome_id(Outcome o) { return info(o).id; }
 std::string_view outcome_label(Outcome o) { return info(o).label; }
@@ -126,43 +127,11 @@ Outcome classify_row(const Catalogue& cat, const Row& row) {
   return row.rule == Rule::Direct ? Outcome::Direct : Outcome::Composite;
 }
 
-namespace {
-
-// Generated calls nest (an autogen'd out= calls a functional op whose kernel
-// is a structured composite); a deeper chain would be a registry bug.
-constexpr int k_max_followed = 8;
-
-RowOutcome follow(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of, int depth) {
-  const Catalogue& cat = registry.catalogue();
-  RowOutcome out{classify_row(cat, row), {}};
-  if (out.outcome != Outcome::Composite || !row.kernel || depth >= k_max_followed) return out;
-  const GeneratedCall* call = registry.generated_call(*row.kernel);
-  if (!call) return out;
-  const Operator* callee = registry.find(call->callee);
-  if (!callee || callee == &op) return out;
-  out.needs.op = callee;
-  out.needs.kind = call->kind;
-  out.needs.row = row_of(*callee, row.key);
-  out.needs.outcome = follow(registry, *callee, out.needs.row, row_of, depth + 1).outcome;
-  switch (outcome_verdict(out.needs.outcome)) {
-    case RowVerdict::Works: break;
-    case RowVerdict::Unknown: out.outcome = Outcome::CompositeUnknown; break;
-    case RowVerdict::ForwardOnly:
-    case RowVerdict::Fails: out.outcome = Outcome::CompositeFails; break;
-  }
-  return out;
-}
-
-}  // namespace
-
-RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of) {
-  return follow(registry, op, row, row_of, 0);
-}
-
-std::string dependency_text(const Catalogue& /*cat*/, const Dependency& needs) {
+std::string dependency_text(const Catalogue& cat, const Dependency& needs) {
   if (!needs.op) return "";
-  std::string out = "composite; needs ";
+  std::string out = needs.via == DependencyVia::Below ? "passes the call on; needs " : "composite; needs ";
   out += needs.op->name;
+  if (needs.via == DependencyVia::Below) out += " at " + cat.name(needs.row.key);
   out += " (";
   out += outcome_id(needs.outcome);  // at the row's own key: the page's cell and explain say which
   out += ")";
@@ -200,14 +169,14 @@ std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {
     case Outcome::CompositeUnknown:
     case Outcome::CompositeFails:
       return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
-             ": torchgen's generated composite; what it calls decides (" +
-             (o == Outcome::CompositeFails ? "it fails there" : "a Python kernel there") + ")";
+             ": what its kernel calls decides (" +
+             (o == Outcome::CompositeFails ? "it fails there" : "unknown there") + ")";
     case Outcome::Composite:
       if (row.rule == Rule::CompositeImplicitAutograd || row.rule == Rule::CompositeImplicitAutogradNestedTensor)
         return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
-               ": decomposes; what it calls is not modelled";
+               ": decomposes (what it calls, where recorded, works here)";
       return std::string(tag_text(row.rule)) + " via " + cat.name(row.provider) +
-             ": a C++ kernel; the operators it calls are not followed";
+             ": a C++ kernel (what it calls, where recorded, works here)";
     case Outcome::Direct: return "a C++ kernel registered at " + key + " computes the result";
   }
   return "";

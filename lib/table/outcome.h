@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,32 +67,68 @@ std::size_t working_count(const OutcomeCounts& counts);  // "works", "unknown", 
 // "direct" / "C++ kernel" / "cpp kernel" -> the outcome; nullopt otherwise.
 std::optional<Outcome> find_outcome(std::string_view name);
 
+// The row's kernel alone, what it calls not followed: the first step of
+// classify_followed (and what trace asks of the kernel that runs).
 Outcome classify_row(const Catalogue& cat, const Row& row);
-inline RowVerdict row_verdict(const Catalogue& cat, const Row& row) {
-  return outcome_verdict(classify_row(cat, row));
-}
+// Whether the release's recorded composite calls hold at key `k`: a dense key
+// of the backend they were recorded on, or its autograd key (docs/composite-calls.md).
+bool recorded_calls_apply(const Registry& registry, Key k);
+// A key of the autograd functionality (AutogradCPU, AutogradOther, AutogradNestedTensor …).
+bool is_autograd_row(const Catalogue& cat, Key k);
 // A valid row whose kernel raises when called (Raises, Ambiguous).
 bool row_known_to_raise(const Catalogue& cat, const Row& row);
-inline bool row_works(const Catalogue& cat, const Row& row) { return row_verdict(cat, row) == RowVerdict::Works; }
 
-// A generated composite's callee, followed (Registry::generated_call): the
-// row's outcome at a key is what its callee's row at that key is.
+// What a row's kernel calls, followed at the same key: a generated
+// composite's callee (Registry::generated_call), a hand-written composite's
+// recorded callees (Registry::composite_calls, docs/composite-calls.md), or,
+// for an autograd row that passes the call on, the same operator's row below
+// it (AutogradPrivateUse1 -> PrivateUse1). The row's outcome is what they are.
+enum class DependencyVia : std::uint8_t {
+  GeneratedCall,  // torchgen's generated composite calls it
+  RecordedCall,   // the hand-written composite calls it (recorded from the release)
+  Below,          // the autograd kernel passes the call on to this row
+};
 struct Dependency {
-  const Operator* op = nullptr;  // the operator called; nullptr: nothing torchgen fixes is called
+  const Operator* op = nullptr;  // the operator called; nullptr: nothing followed
   GeneratedCallKind kind = GeneratedCallKind::StructuredOut;
-  Row row;                        // the callee's row at the same key
+  DependencyVia via = DependencyVia::GeneratedCall;
+  Row row;                        // the callee's row (at the same key, or the backend key below)
   Outcome outcome = Outcome::Missing;  // that row's outcome, itself followed
 };
 struct RowOutcome {
   Outcome outcome = Outcome::Missing;
   Dependency needs;
+  // A hand-written composite whose calls were not recorded: counted as
+  // working as before, but only assumed (what it calls is not known).
+  bool assumed = false;
+  // A recorded stub (Raises): PyTorch's message and exception type.
+  std::string_view raises, raises_type;
 };
 // How the caller reads a row: compute_row (report, explain) or the live row (query, has-kernel, trace).
 using RowOf = std::function<Row(const Operator&, Key)>;
-// classify_row, then, for a generated composite whose callee the registry
-// holds, the callee's outcome at the same key decides: working stays
-// Composite, Python (or CompositeUnknown) is CompositeUnknown, anything else
-// CompositeFails. Every command that counts outcomes classifies this way.
+// classify_row, then what the row's kernel calls decides (Dependency): a
+// callee that fails makes the row CompositeFails, one whose outcome is
+// unknown (a Python kernel, a call that only some inputs make, a cycle)
+// CompositeUnknown, a forward-only one AutogradNotImplemented; a recorded
+// stub is Raises. Every command that counts outcomes classifies this way:
+// the one public classifier. An OutcomeFollower remembers each (operator,
+// key) it followed, for commands that classify many rows of one registry.
+class OutcomeFollower {
+ public:
+  OutcomeFollower(const Registry& registry, RowOf row_of);
+  ~OutcomeFollower();
+  OutcomeFollower(const OutcomeFollower&) = delete;
+  OutcomeFollower& operator=(const OutcomeFollower&) = delete;
+  RowOutcome classify(const Operator& op, const Row& row);
+
+ private:
+  struct Memo;
+  RowOutcome follow(const Operator& op, const Row& row, int depth);
+  Outcome outcome_at(const Operator& op, Key key, int depth);
+  const Registry& registry_;
+  RowOf row_of_;
+  std::unique_ptr<Memo> memo_;
+};
 RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of);
 // "composite; needs aten::add.out (missing)": the callee's outcome at the row's key
 std::string dependency_text(const Catalogue& cat, const Dependency& needs);

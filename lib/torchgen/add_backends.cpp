@@ -43,6 +43,7 @@ std::size_t add_backend_predictions(Registry& registry, const TorchgenInputs& in
   out.sources = registry.sources;
   out.on_refused = registry.on_refused;
   out.check_signatures = false;
+  out.carry_registry_tables(registry);
   for (const auto& fb : registry.fallbacks()) out.fallback(fb);
   std::size_t count = 0;
   for (const Operator& op : registry.operators()) {
@@ -65,7 +66,7 @@ std::size_t add_backend_predictions(Registry& registry, const TorchgenInputs& in
     };
     for (const Kernel& k : op.registrations) {
       if (!is_codegen_origin(k.debug)) register_pending(&k.key);
-      out.impl(op.name, k);
+      out.impl_carried(registry, k, op.name, k, false);  // generated calls are recorded again below
     }
     register_pending(nullptr);
   }

@@ -119,6 +119,7 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
   // The base's kernels were accepted against the base's schemas; a YAML edit
   // that changes a schema is reported by `check`, not refused here.
   out.check_signatures = false;
+  out.carry_registry_tables(base);
   for (const auto& fb : base.fallbacks()) out.fallback(fb);
 
   // A prediction that agrees with a base codegen registration keeps that
@@ -129,12 +130,14 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
     if (it == kernels.end()) return;
     for (const PredictedRegistration* r : it->second) {
       Kernel k = predicted_kernel(*r, out);
+      const Kernel* agrees = nullptr;  // the base's kernel this prediction is
       if (base_op)
         for (const Kernel& b : base_op->registrations)
           if (b.key == k.key && is_codegen_origin(b.debug)) {
             const Origin origin = k.origin;
             k = b;
             k.origin = origin;
+            agrees = &b;
             break;
           }
       if (r->not_implemented) {
@@ -142,7 +145,10 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
         k.boxed = true;
         k.unboxed = false;
       }
-      out.impl(name, k);
+      // The base's side tables (out= checks …) stay with the kernel; what it
+      // calls is the prediction's (below).
+      if (agrees) out.impl_carried(base, *agrees, name, k, false);
+      else out.impl(name, k);
       if (!r->calls.empty())
         out.record_generated_call(out.find(name)->registrations.back(), r->calls, r->call_kind);
     }
@@ -165,7 +171,7 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
     }
     register_predicted(op.name, &op);
     for (const Kernel& k : op.registrations)
-      if (!is_codegen_origin(k.debug)) out.impl(op.name, k);
+      if (!is_codegen_origin(k.debug)) out.impl_carried(base, k, op.name, k);
     if (!out.find(op.name)) out.declare(op.name);
   }
   for (const auto& op : predictions.operators) {

@@ -6,6 +6,7 @@
 
 #include "trace/behaviour.h"
 #include "trace/generated_kernels.h"
+#include "trace/recorded_calls.h"
 
 namespace dispatchctl {
 
@@ -79,8 +80,28 @@ struct PendingRaise {
 
 }  // namespace
 
-Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup,
-                 const LiveTable& live) {
+namespace {
+
+// Whether every tensor of the call is a dense one of the backend the
+// release's composite calls were recorded on (docs/composite-calls.md); a
+// sparse, quantized, mkldnn or nested tensor, or another device, takes other
+// paths in the same kernel.
+bool dense_tensors(const Registry& registry, const std::vector<TensorArg>& args) {
+  const Catalogue& cat = registry.catalogue();
+  const auto backend = cat.backend_index(registry.composite_calls_backend());
+  if (!backend) return false;
+  const Key dense = cat.runtime_key(cat.well_known().dense, *backend);
+  for (const auto& a : args)
+    if (!cat.has(a.keys, dense)) return false;
+  return !args.empty();
+}
+
+// A hand-written composite's callees are traced to see which one raises
+// (trace/recorded_calls.h); calls nest no deeper than this.
+constexpr int k_max_callee_depth = 8;
+
+Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& setup, const LiveTable& live,
+                int depth) {
   const Catalogue& cat = registry.catalogue();
   Trace trace;
   trace.op = op.name;
@@ -119,6 +140,21 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
       hop.tls_included = included;
       hop.tls_excluded = excluded;
       Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts_of(op_now, args, setup));
+      if (b.action == HopAction::Return && b.kernel_decides && !b.declared && dense_tensors(registry, args)) {
+        // A hand-written composite whose calls the release's recording knows.
+        const TraceCallee trace_callee = [&](const Operator& callee) -> std::optional<Trace> {
+          if (depth + 1 >= k_max_callee_depth) return std::nullopt;
+          CallSetup inner = setup;
+          inner.arguments = args;
+          // What the composite passes on is mostly made inside it (an output,
+          // a view): not the caller's leaf or inference tensor.
+          for (auto& a : inner.arguments) a.leaf = a.inference = false;
+          inner.tls_included = included;
+          inner.tls_excluded = excluded;
+          return run_trace(registry, callee, inner, replay_live_table(registry, callee), depth + 1);
+        };
+        if (auto recorded = recorded_composite_behaviour(registry, op_now, hop.row, trace_callee)) b = *recorded;
+      }
       if (caveat.empty()) caveat = b.may_raise_first.empty() ? b.caveat : b.may_raise_first;
       if (!b.may_raise_first.empty()) b.does += " (unless " + b.may_raise_first + ")";
       if (!b.after_return_error.empty()) {
@@ -181,7 +217,8 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
         current = b.callee;
         callee_tables.push_back(replay_live_table(registry, *current));
         current_live = &callee_tables.back();
-        reason = "call of " + from.callee + " by " + op_now.name + "'s generated composite at " +
+        const bool generated = from.row.kernel && registry.generated_call(*from.row.kernel);
+        reason = "call of " + from.callee + " by " + op_now.name + (generated ? "'s generated composite at " : "'s composite at ") +
                  cat.name(from.row.key);
         break;
       }
@@ -213,6 +250,12 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
     }
   }
   throw std::logic_error("trace of " + op.name + " did not terminate");
+}
+
+}  // namespace
+
+Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup, const LiveTable& live) {
+  return run_trace(registry, op, setup, live, 0);
 }
 
 }  // namespace dispatchctl

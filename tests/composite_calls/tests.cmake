@@ -6,3 +6,10 @@
 add_test(NAME composite_calls_recording_2_14_1
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_recording.py ${PROJECT_SOURCE_DIR})
 set_tests_properties(composite_calls_recording_2_14_1 PROPERTIES TIMEOUT 60)
+
+# dispatchctl's own verdicts on the same 600 real calls (check_verdicts.py): `trace --calls`
+# and `has-kernel --works` per backend; no definite verdict wrong, and an exact ratchet
+# on the raises on composite rows predicted with PyTorch's first line.
+add_test(NAME composite_calls_verdicts_2_14_1
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py $<TARGET_FILE:dispatchctl>)
+set_tests_properties(composite_calls_verdicts_2_14_1 PROPERTIES TIMEOUT 300)

@@ -159,6 +159,8 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
     seconds = round(time.monotonic() - started, 1)
     samples = sum(t["n"] + sum(t["stub"].values()) for t in kernels.values())
     result = {"format": "dispatchctl-composite-calls", "version": 1, "release": release,
+              # the backend the calls were seen on: the library follows them there only
+              "backend": "PrivateUse1" if device_choice == "privateuse1" else "CPU",
               "recorded": {"torch": torch_version, "how": how, "seconds": seconds,
                            "operators_tried": len(opinfo_units) + len(rest), "samples": samples},
               "kernels": out_kernels, "backward": out_backward,

@@ -5,12 +5,16 @@
 // generated composite kernels call (torchgen/generated_calls.h) and, with its
 // derivatives.yaml (in TORCHGEN_DIR or given as DERIVATIVES_YAML), what the
 // generated autograd kernels of out= operators check (torchgen/out_grad_checks.h).
+// With DATA_DIR/torch-VERSION/composite_calls.json.gz, what its hand-written
+// composites call (docs/composite-calls.md).
 //   dispatchctl_pack DATA_DIR/torch-VERSION OUTPUT.pack [TORCHGEN_DIR [DERIVATIVES_YAML]]
 #include <cstdio>
+#include <filesystem>
 
 #include "builtin/builtin.h"
 #include "builtin/pack.h"
 #include "keys/profile.h"
+#include "registry/composite_calls.h"
 #include "registry/torch_dump.h"
 #include "torchgen/generated_calls.h"
 #include "torchgen/out_grad_checks.h"
@@ -47,6 +51,11 @@ int main(int argc, char** argv) {
       const std::size_t checks = torchgen::record_out_grad_checks(registry, inputs);
       std::printf("%s: %zu generated autograd kernels of out= operators refuse arguments that require grad\n",
                   dir.c_str(), checks);
+    }
+    // What the release's hand-written composites call, recorded from it (docs/composite-calls.md).
+    if (const std::string calls = dir + "/composite_calls.json.gz"; std::filesystem::exists(calls)) {
+      const std::size_t kernels = apply_composite_calls_text(registry, read_input_file(calls), calls);
+      std::printf("%s: %zu hand-written composite kernels with recorded calls\n", dir.c_str(), kernels);
     }
     write_file_atomically(argv[2], write_pack(registry));
   } catch (const InputError& e) {

@@ -8,6 +8,7 @@
 // where; origins keep no line (there is no dump of this build to point into).
 //   dispatchctl_predict BASE_DIR YAML BUILD_BACKENDS ADDED_BACKENDS CARRY_DIR OUTPUT.pack
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -16,6 +17,7 @@
 #include "builtin/builtin.h"
 #include "builtin/pack.h"
 #include "keys/profile.h"
+#include "registry/composite_calls.h"
 #include "registry/torch_dump.h"
 #include "torchgen/add_backends.h"
 #include "torchgen/generated_calls.h"
@@ -41,6 +43,9 @@ Registry load_dump(const std::string& dir) {
   registry.check_signatures = false;  // what PyTorch printed, it accepted
   import_torch_fallbacks(registry, read_input_file(dir + "/fallbacks.json"), dir + "/fallbacks.json");
   import_torch_state(registry, read_input_file(dir + "/registry_state.txt.gz"), dir + "/registry_state.txt.gz");
+  // The predicted build takes the base release's recorded composite calls (docs/composite-calls.md).
+  if (const std::string calls = dir + "/composite_calls.json.gz"; std::filesystem::exists(calls))
+    apply_composite_calls_text(registry, read_input_file(calls), calls);
   return registry;
 }
 
@@ -70,6 +75,7 @@ Registry with_carried(const Registry& base, const Registry& carry, const std::st
                            " " + carry_build + " build)";
   Registry out(cat, base.torch_version());
   out.check_signatures = false;
+  out.carry_registry_tables(base);
   for (Fallback fb : base.fallbacks()) {
     fb.origin = Origin{};
     out.fallback(fb);
@@ -82,9 +88,10 @@ Registry with_carried(const Registry& base, const Registry& carry, const std::st
     } else {
       out.declare(op.name);
     }
-    for (Kernel k : op.registrations) {
+    for (const Kernel& was : op.registrations) {
+      Kernel k = was;
       k.origin = Origin{};
-      out.impl(op.name, k);
+      out.impl_carried(base, was, op.name, k, false);  // generated calls are recorded again below
     }
     const Operator* other = carry.find(op.name);
     if (!other) continue;

@@ -1,0 +1,55 @@
+// What a hand-written composite kernel calls through the dispatcher, recorded
+// by running the release (docs/composite-calls.md, the contract): per kernel
+// its immediate callees and whether it always raises (a stub), per
+// differentiable operator what its backward calls, and what `.backward()`
+// calls to make the gradient seed. Absent means unknown, never "calls nothing".
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "registry/string_pool.h"
+
+namespace dispatchctl {
+
+// "always": called on every sample the kernel ran on; "some_inputs": on some.
+enum class CallWhen : std::uint8_t { Always, SomeInputs };
+std::string_view call_when_id(CallWhen when);  // "always", "some_inputs"
+
+struct RecordedCall {
+  Text op;  // "aten::div.out"
+  CallWhen when = CallWhen::Always;
+};
+
+// One kernel's recorded calls (Registry::composite_calls).
+struct CompositeCalls {
+  std::vector<RecordedCall> calls;  // immediate callees, in order of first call
+  OptionalText raises;              // the kernel raised this (PyTorch's message) on its samples
+  OptionalText raises_type;         // its Python exception type ("NotImplementedError"); absent: not recorded
+  CallWhen raises_when = CallWhen::Always;
+  std::uint32_t samples = 0;
+};
+
+}  // namespace dispatchctl
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+namespace dispatchctl {
+
+class Registry;
+
+// Records a composite-calls object (docs/composite-calls.md; a manifest's
+// top-level "composite_calls") on the kernels `registry` holds: each entry's
+// operator's newest kernel at its key. Entries for operators or kernels the
+// registry does not hold (a filtered load) are skipped. InputError
+// "SOURCE: POINTER: what; fix" on anything the format does not allow.
+// Returns the number of kernels recorded.
+std::size_t apply_composite_calls(Registry& registry, const nlohmann::ordered_json& object, const std::string& source,
+                                  const std::string& pointer);
+std::size_t apply_composite_calls_text(Registry& registry, std::string_view text, const std::string& source);
+// The registry's recorded calls in the same format (what a manifest writer embeds).
+nlohmann::ordered_json composite_calls_json(const Registry& registry);
+
+}  // namespace dispatchctl

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""dispatchctl's verdicts on the real calls of tests/composite_calls (issue 30): for
+each of the four real PrivateUse1 backends on live 2.14.1 (backend_N.json.gz layered
+over builtin:2.14.1) and its 150 real calls (calls_N.json.gz, recorded by
+record_backends.py), one `trace --calls` run and one `has-kernel --works` per
+operator at PrivateUse1.
+
+Checked (each verdict against what real PyTorch did):
+- no definite verdict is wrong: a "raised" trace must be a call that raised, with
+  PyTorch's first line, unless the trace gives an error_caveat (code that runs first
+  decides the text); a "completed" trace that is not assumed must be a call that
+  returned; has-kernel --works "no" must be a call that raised (with its `error`, when
+  it gives one, PyTorch's first line unless the row below it raises first);
+- at least RATCHET of the raises on composite rows (the operator has no kernel of the
+  backend and its row holds a composite) are predicted definitely by trace with
+  PyTorch's first line. An exact count: raise it when the model gets better.
+usage: check_verdicts.py DISPATCHCTL [--list wrong|missed]"""
+import gzip
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+here = pathlib.Path(__file__).parent
+# Today: 168 of the 200 raises on composite rows predicted with PyTorch's first line (81 before the calls were followed).
+RATCHET = 168
+# The Python backend has no pinned-memory allocator: a property of the backend object, not of the registry.
+NOT_A_KERNEL = "You should register `PrivateUse1HooksInterface`"
+TENSOR = re.compile(r"(cpu:)?(?:float|int|uint|bool|complex|bfloat)\w*\[")
+
+
+def tensors_of(sample):
+    return ["cpu" if m.group(1) else "privateuse1" for m in TENSOR.finditer(sample)]
+
+
+def trace_all(dispatchctl, manifest, calls):
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl") as requests:
+        for call in calls:
+            requests.write(json.dumps({"operator": call["op"], "tensors": tensors_of(call["sample"])}) + "\n")
+        requests.flush()
+        done = subprocess.run([dispatchctl, "trace", "--calls", requests.name, "-m", "builtin:2.14.1", "-m", manifest],
+                              capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        sys.exit(f"FAIL: trace --calls exited {done.returncode}: {done.stderr}")
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def has_kernel(dispatchctl, manifest, op):
+    done = subprocess.run([dispatchctl, "has-kernel", op, "--key", "PrivateUse1", "--works", "-m", "builtin:2.14.1",
+                           "-m", manifest, "--format", "json"], capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        return None
+    return json.loads(done.stdout)
+
+
+def main():
+    dispatchctl = sys.argv[1]
+    listing = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--list" else None
+    wrong, missed = [], []
+    definite = total = composite_raises = predicted = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for calls_path in sorted(here.glob("calls_*.json.gz")):
+            recorded = json.loads(gzip.decompress(calls_path.read_bytes()))
+            manifest_text = gzip.decompress((here / (recorded["backend"] + ".gz")).read_bytes())
+            manifest = pathlib.Path(scratch) / recorded["backend"]
+            manifest.write_bytes(manifest_text)
+            have = {op["name"] for op in json.loads(manifest_text)["operators"]}
+            calls = [c for c in recorded["calls"] if not c["forward"].startswith(NOT_A_KERNEL) and tensors_of(c["sample"])]
+            traces = trace_all(dispatchctl, str(manifest), calls)
+            answers = {}
+            for call, trace in zip(calls, traces):
+                total += 1
+                what = f"{calls_path.name} {call['op']} {call['sample'][:60]}"
+                real = call["forward"]
+                on_composite = call["op"] not in have
+                if on_composite and real != "ok":
+                    composite_raises += 1
+                if trace["outcome"] == "raised":
+                    definite += 1
+                    first = trace["hops"][-1]["error"].split("\n")[0]
+                    if real == "ok":
+                        wrong.append(f"{what}: trace raises {first[:100]}, PyTorch returns")
+                    elif first == real:
+                        predicted += on_composite
+                    elif "error_caveat" not in trace:
+                        wrong.append(f"{what}: trace raises {first[:100]}; PyTorch: {real[:100]}")
+                elif trace["outcome"] == "completed" and not trace["assumed"]:
+                    definite += 1
+                    if real != "ok":
+                        wrong.append(f"{what}: trace returns, PyTorch raises {real[:100]}")
+                if on_composite and real != "ok" and not (trace["outcome"] == "raised" and
+                                                          trace["hops"][-1]["error"].split("\n")[0] == real):
+                    missed.append(f"{what}: PyTorch {real[:120]}")
+                if call["op"] not in answers:
+                    answers[call["op"]] = has_kernel(dispatchctl, str(manifest), call["op"])
+                answer = answers[call["op"]]
+                if answer and answer["answer"] == "no" and real == "ok":
+                    wrong.append(f"{what}: has-kernel --works says no ({answer.get('error', answer['outcome'])}), "
+                                 "PyTorch returns")
+    print(f"{total} real calls on 4 PrivateUse1 backends: {definite} definite trace verdicts, {len(wrong)} wrong; "
+          f"{predicted} of {composite_raises} raises on composite rows predicted with PyTorch's first line "
+          f"(ratchet {RATCHET})")
+    for line in {"wrong": wrong, "missed": missed}.get(listing, []):
+        print(f"{listing}: {line}")
+    for w in wrong:
+        print("FAIL:", w)
+    if predicted < RATCHET:
+        print(f"FAIL: only {predicted} raises on composite rows predicted, the ratchet is {RATCHET}")
+    sys.exit(1 if wrong or predicted < RATCHET else 0)
+
+
+if __name__ == "__main__":
+    main()
