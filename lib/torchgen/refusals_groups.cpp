@@ -67,6 +67,18 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
     }
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];
+      // gen_functionalization_type.py gen_functionalization_definition (torchgen.gen
+      // writing the kernels, past a dry run): a mutating operator outside a
+      // NativeFunctionsGroup (e.g. an in-place variant whose default differs from
+      // its functional's) gets no functionalization kernel.
+      const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
+                                        [](const SchemaArgument& a) { return a.is_write(); });
+      if (!group.is_full_group() && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
+          !f.tags.count("inplace_view") && !rules.mutable_ops_not_using_functionalization.count(f.name()) &&
+          !rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
+        out.push_back(make_refusal(f, "ungrouped-mutable",
+                                   "Expected composite implicit autograd kernel or non-modifying function: " +
+                                       torchgen_text(f.func)));
       if (f.structured && kind == SchemaKind::Out && !group.is_full_group())
         out.push_back(make_refusal(f, "structured-no-functional",
                                    "This function is structured, but there was no valid functional variant of it"));

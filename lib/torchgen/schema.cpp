@@ -58,6 +58,27 @@ bool is_inplace_name(std::string_view op) {
   return false;
 }
 
+// api/cpp.py default_expr: an unsized list's default must be `[...]` (or
+// None for an optional list); a sized one (int[2] pad=1) may be a scalar, and
+// a SymInt list a plain number.
+void check_list_defaults(std::string_view text) {
+  const size_t open = text.find('('), arrow = text.rfind(") -> ");
+  if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open) return;
+  for (std::string_view arg : split_top_level(text.substr(open + 1, arrow - open - 1))) {
+    const size_t space = arg.find(' '), eq = arg.find('=');
+    if (space == std::string_view::npos || eq == std::string_view::npos || eq < space) continue;
+    std::string_view type = arg.substr(0, space);
+    if (const size_t alias = type.find('('); alias != std::string_view::npos) continue;  // Tensor lists
+    const bool optional = type.ends_with("?");
+    if (optional) type.remove_suffix(1);
+    if (!type.ends_with("[]")) continue;
+    const std::string_view value = arg.substr(eq + 1);
+    const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string_view::npos;
+    if (value.starts_with("[") || (optional && value == "None") || (digits && type == "SymInt[]")) continue;
+    throw ListDefaultError("Expected a list default '[...]' but found: '" + std::string(value) + "'");
+  }
+}
+
 }  // namespace
 
 std::string_view unqualified_name(const FunctionSchema& s) {
@@ -93,6 +114,7 @@ BaseOperatorName parse_base_operator_name(std::string_view op) {
 }
 
 FunctionSchema parse_torchgen_schema(std::string_view text) {
+  check_list_defaults(text);
   // torchgen never sees type variables, so none are taken.
   auto parsed = dispatchctl::parse_function_schema(text);
   if (const auto* error = std::get_if<SchemaError>(&parsed))
