@@ -83,9 +83,12 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     if (base.registry && result.registry && result.in_scope && result.not_loaded.empty()) {
       std::vector<Finding> costs;
       lint_changes(*base.registry, *result.registry, result.in_scope, costs);
+      lint_formula_changes(base.formulas, result.formulas, costs);
       for (auto& f : costs)
         if (auto s = severity_for(options, f.rule)) {
-          f.severity = *s;
+          // A cost may be graver than its rule's default (math-kernel-lost that
+          // leaves CPU without a kernel); a configured severity still wins.
+          if (options.severities.count(f.rule) || *s > f.severity) f.severity = *s;
           result.findings.push_back(std::move(f));
         }
     }
@@ -98,6 +101,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   result.sources = sources;
   result.notes = std::move(load.notes);
   result.not_loaded = std::move(load.not_loaded);
+  result.formulas = std::move(load.formulas);
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;
