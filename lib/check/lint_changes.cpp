@@ -273,13 +273,19 @@ void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
                   (f.covers.empty() ? std::string() : " (and so is " + join(f.covers) + "'s, one formula serves them)") +
                   "; keep the formula, or say in the PR why backward may raise";
       out.push_back(f);
-    } else if (was->second.forward && !now.forward) {
+    } else if (was->second.forward && !now.forward && !now.inplace_ops.empty()) {
+      // gen_variable_type: without a forward formula the functional tries a
+      // JIT decomposition for jvp; the in-place variants raise.
+      f.op = now.inplace_ops.front();
+      f.covers.assign(now.inplace_ops.begin() + 1, now.inplace_ops.end());
       f.rule = "forward-not-implemented";
       f.kind = "forward-formula-deleted";
-      f.message = "forward-mode AD through " + name + " will raise \"Trying to use forward AD with " + bare +
+      f.message = "forward-mode AD through " + f.op + " will raise \"Trying to use forward AD with " +
+                  f.op.substr(f.op.find("::") + 2, f.op.find('.') - f.op.find("::") - 2) +
                   " that does not support it because it has not been implemented yet\": its derivatives.yaml entry "
                   "lost its forward formula (`result: …`)" +
                   (f.covers.empty() ? std::string() : " (for " + join(f.covers) + " too)") +
+                  ", and " + name + " falls back to a JIT decomposition for jvp, which raises where none is registered" +
                   "; keep it (`result: auto_element_wise` for an element-wise operator)";
       out.push_back(f);
     }

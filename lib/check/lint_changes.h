@@ -21,6 +21,7 @@ struct FormulaFact {
   std::string file;
   int line = 0;
   std::vector<std::string> ops;  // the entry's operator first, then the variants of its signature
+  std::vector<std::string> inplace_ops;  // those variants that modify an argument (in-place, mutable)
 };
 
 

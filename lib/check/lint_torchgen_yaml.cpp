@@ -89,7 +89,9 @@ namespace {
 // The formulas' facts `check --base` compares (lint_formula_changes).
 void record_formulas(const TorchgenModel& model, std::map<std::string, FormulaFact>& out) {
   std::map<std::string, std::vector<std::string>> by_signature;
-  for (const auto& f : model.functions) by_signature[torchgen_text(signature(f.func))].push_back(f.name());
+  // out= variants are left out: their VariableType kernel refuses inputs that require grad anyway.
+  for (const auto& f : model.functions)
+    if (schema_kind(f.func) != SchemaKind::Out) by_signature[torchgen_text(signature(f.func))].push_back(f.name());
   for (const auto& info : model.derivatives) {
     FormulaFact fact;
     fact.file = info.loc.file;
@@ -108,8 +110,11 @@ void record_formulas(const TorchgenModel& model, std::map<std::string, FormulaFa
     fact.backward_raises = backward && all_raise;
     const std::string name = op_name(info.func);
     fact.ops.push_back(name);
-    for (const auto& other : by_signature[torchgen_text(signature(info.func))])
+    for (const auto& other : by_signature[torchgen_text(signature(info.func))]) {
       if (other != name) fact.ops.push_back(other);
+      const NativeFunction* f = model.find(other);
+      if (f && schema_kind(f->func) != SchemaKind::Functional) fact.inplace_ops.push_back(other);
+    }
     out[name] = std::move(fact);
   }
 }
