@@ -108,12 +108,14 @@ void record_formulas(const TorchgenModel& model, std::map<std::string, FormulaFa
       }
     }
     fact.backward_raises = backward && all_raise;
-    const std::string name = op_name(info.func);
+    const std::string bare = op_name(info.func);
+    const std::string name = bare.find("::") == std::string::npos ? "aten::" + bare : bare;
     fact.ops.push_back(name);
     for (const auto& other : by_signature[torchgen_text(signature(info.func))]) {
-      if (other != name) fact.ops.push_back(other);
+      const std::string qualified = other.find("::") == std::string::npos ? "aten::" + other : other;
+      if (qualified != name) fact.ops.push_back(qualified);
       const NativeFunction* f = model.find(other);
-      if (f && schema_kind(f->func) != SchemaKind::Functional) fact.inplace_ops.push_back(other);
+      if (f && schema_kind(f->func) != SchemaKind::Functional) fact.inplace_ops.push_back(qualified);
     }
     out[name] = std::move(fact);
   }

@@ -173,6 +173,9 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"view-copy-tag", "model.py NativeFunctionsViewGroup.__post_init__",
        "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},
       // derivatives.yaml: tools/autograd's loading and differentiability matching.
+      {"view-functionalization", "gen_functionalization_type.py (torchgen.gen)",
+       "a view operator (not CompositeImplicitAutograd) with several aliasing inputs or several returns",
+       "let only the first argument alias the output (`Tensor(a) self`), and return one Tensor(a) or one Tensor(a)[]"},
       {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
        "a derivatives.yaml entry whose schema matches no operator",
        "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},

@@ -133,6 +133,19 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vec
     if (std::any_of(rules.view_copy_exempt_suffixes.begin(), rules.view_copy_exempt_suffixes.end(),
                     [&](const std::string& s) { return base.size() >= s.size() && base.ends_with(s); }))
       continue;
+    // gen_functionalization_type.py (torchgen.gen, past a dry run): a view's
+    // functionalization kernel reads one aliasing input and writes one output.
+    const auto aliasing = std::count_if(f.func.arguments.begin(), f.func.arguments.end(),
+                                        [](const SchemaArgument& a) { return !a.alias.empty() && !a.is_write(); });
+    if (aliasing > 1)
+      out.push_back(make_refusal(f, "view-functionalization",
+                                 "In the functionalization codegen, we expect the first argument of every view "
+                                 "operator to alias the output. View operators with multiple aliasing inputs aren't "
+                                 "supported yet. Found an operator that doesn't satisfy this constraint"));
+    else if (f.func.returns.size() != 1)
+      out.push_back(make_refusal(f, "view-functionalization",
+                                 "Expected 1 return, got " + std::to_string(f.func.returns.size()) +
+                                     " (a view's functionalization writes one output: return a Tensor(a)[] list)"));
     const std::string copy_name = base + "_copy" + (f.func.overload_name.empty() ? "" : "." + f.func.overload_name);
     auto copy = by_name.find(copy_name);
     if (copy == by_name.end()) {
