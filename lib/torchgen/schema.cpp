@@ -64,6 +64,17 @@ bool is_inplace_name(std::string_view op) {
 void check_list_defaults(std::string_view text) {
   const size_t open = text.find('('), arrow = text.rfind(") -> ");
   if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open) return;
+  // torchgen's Arguments.parse splits on ", " exactly: `float[] w=[1.0, 2.0]`
+  // leaves a piece "2.0]" that is no argument (PyTorch writes lists as [0,1]).
+  const std::string_view all = text.substr(open + 1, arrow - open - 1);
+  for (size_t start = 0; !all.empty();) {
+    const size_t end = all.find(", ", start);
+    const std::string_view piece = all.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    if (piece != "*" && piece.find(' ') == std::string_view::npos)
+      throw std::invalid_argument("illegal argument '" + std::string(piece) + "'");
+    if (end == std::string_view::npos) break;
+    start = end + 2;
+  }
   for (std::string_view arg : split_top_level(text.substr(open + 1, arrow - open - 1))) {
     const size_t space = arg.find(' '), eq = arg.find('=');
     if (space == std::string_view::npos || eq == std::string_view::npos || eq < space) continue;
