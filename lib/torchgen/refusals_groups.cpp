@@ -73,7 +73,8 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
       // its functional's) gets no functionalization kernel.
       const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
                                         [](const SchemaArgument& a) { return a.is_write(); });
-      if (!group.is_full_group() && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
+      const bool lone_out = group.members.size() == 1 && kind == SchemaKind::Out;  // lone-out says it first
+      if (!group.is_full_group() && !lone_out && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
           !f.tags.count("inplace_view") && !rules.mutable_ops_not_using_functionalization.count(f.name()) &&
           !rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
         out.push_back(make_refusal(f, "ungrouped-mutable",

@@ -185,15 +185,13 @@ void check_bindings(const NativeFunction& f, std::vector<Refusal>& out) {
                    [](const SchemaArgument& a) { return !a.kwarg_only && a.name == "self"; }))
     out.push_back(make_refusal(f, "method-without-self", "Method variant must have self_arg: " + torchgen_text(f.func)));
   const std::string category = f.category_override.value_or(std::string());
-  const std::string base(unqualified_name(f.func));
   const bool tensor_return = std::any_of(f.func.returns.begin(), f.func.returns.end(),
                                          [](const SchemaArgument& r) { return is_tensor_like(r.type); });
   const bool tensor_input = std::any_of(f.func.arguments.begin(), f.func.arguments.end(), [](const SchemaArgument& a) {
     return is_tensor_like(a.type) && !(a.kwarg_only && a.is_write());
   });
   const bool factory = category == "factory" || (tensor_return && !tensor_input);
-  const bool like_or_new =
-      category == "new" || category == "like" || base.starts_with("new_") || base.ends_with("_like");
+  const bool like_or_new = category == "new" || category == "like";
   if ((factory || like_or_new) && category != "dummy" && !has_tensor_options(f.func) &&
       schema_kind(f.func) != SchemaKind::Out)
     out.push_back(make_refusal(f, "python-binding-options",
