@@ -29,6 +29,27 @@ std::optional<Severity> severity_for(const CheckOptions& options, const std::str
   return s;
 }
 
+// A finding may be graver than its rule's default (a cost that leaves CPU
+// without a kernel, a kernel for a misspelled aten:: operator): it keeps its
+// error unless the configuration names the rule.
+void apply_severity(const CheckOptions& options, Finding& f, Severity s) {
+  if (options.severities.count(f.rule) || f.severity != Severity::Error) f.severity = s;
+}
+
+// Source order, then file, line, column, rule, operator, key: the costs of
+// `--base` too (they are found after the rest).
+void sort_findings(std::vector<Finding>& findings, const std::vector<std::string>& sources) {
+  auto source_index = [&sources](const std::string& file) {
+    return std::find(sources.begin(), sources.end(), file) - sources.begin();
+  };
+  std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
+    return std::make_tuple(a.rule != "load-error", source_index(a.location.file), a.location.file, a.location.line,
+                           a.location.column, a.rule, a.op, a.key) <
+           std::make_tuple(b.rule != "load-error", source_index(b.location.file), b.location.file, b.location.line,
+                           b.location.column, b.rule, b.op, b.key);
+  });
+}
+
 bool enabled(const CheckOptions& options, std::string_view rule) {
   return severity_for(options, std::string(rule)).has_value();
 }
@@ -105,11 +126,13 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
     if (base.registry && result.registry && result.in_scope && result.not_loaded.empty()) {
       std::vector<Finding> costs;
       lint_changes(*base.registry, *result.registry, result.in_scope, costs);
+      lint_formula_changes(base.formulas, result.formulas, costs);
       for (auto& f : costs)
         if (auto s = severity_for(options, f.rule)) {
-          f.severity = *s;
+          apply_severity(options, f, *s);
           result.findings.push_back(std::move(f));
         }
+      sort_findings(result.findings, sources);
     }
     result.notes.insert(result.notes.begin(), base.notes.begin(), base.notes.end());
     compare_to_base(result, std::move(base), options.show_existing);
@@ -120,6 +143,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   result.sources = sources;
   result.notes = std::move(load.notes);
   result.not_loaded = std::move(load.not_loaded);
+  result.formulas = std::move(load.formulas);
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;
@@ -151,21 +175,13 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   }
   for (auto& f : findings) {
     if (auto s = severity_for(options, f.rule)) {
-      f.severity = *s;
+      apply_severity(options, f, *s);
       result.findings.push_back(std::move(f));
     }
   }
   result.registry = std::move(load.registry);
   locate_findings(result.findings);
-  auto source_index = [&sources](const std::string& file) {
-    return std::find(sources.begin(), sources.end(), file) - sources.begin();
-  };
-  std::stable_sort(result.findings.begin(), result.findings.end(), [&](const Finding& a, const Finding& b) {
-    return std::make_tuple(a.rule != "load-error", source_index(a.location.file), a.location.file, a.location.line,
-                           a.location.column, a.rule, a.op, a.key) <
-           std::make_tuple(b.rule != "load-error", source_index(b.location.file), b.location.file, b.location.line,
-                           b.location.column, b.rule, b.op, b.key);
-  });
+  sort_findings(result.findings, sources);
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check/finding.h"
+#include "check/lint_changes.h"
 #include "load/load_registry.h"
 #include "registry/registry.h"
 
@@ -64,6 +65,7 @@ struct CheckResult {
   // reading the YAML): the registry lacks the change, so with a base nothing
   // is claimed fixed: the base's findings all stay pre-existing.
   std::vector<std::string> not_loaded;
+  std::map<std::string, FormulaFact> formulas;  // the torchgen: sources' derivatives.yaml entries (load.h)
   bool has_errors() const;
 };
 

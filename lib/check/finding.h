@@ -34,6 +34,9 @@ struct Finding {
   // that `check --base` compares (never the line).
   std::string kind;
   bool pre_existing = false;  // `check --base --show-existing`: the base has it too
+  // The operator's variants the same cause reaches (its in-place and out=
+  // variants for one missing formula): one finding names them all.
+  std::vector<std::string> covers;
 };
 
 struct RuleInfo {

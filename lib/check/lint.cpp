@@ -63,11 +63,15 @@ void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::
     std::vector<Key> keys;
     for (const auto& kk : op.by_key()) keys.push_back(kk.key);
     const std::optional<std::string> typo_of = closest_match(op.name, defined);
-    out.push_back(make("dangling-impl", op, op.registrations.front().origin,
-                       op.name + " has kernels (" + key_names(cat, keys) +
-                           ") but no manifest defines its schema: a dangling impl that cannot be called; " +
-                           (typo_of ? "did you mean " + *typo_of + "? Else add" : std::string("add")) +
-                           " \"schema\" or load the manifest that defines it"));
+    Finding f = make("dangling-impl", op, op.registrations.front().origin,
+                     op.name + " has kernels (" + key_names(cat, keys) +
+                         ") but no manifest defines its schema: a dangling impl that cannot be called; " +
+                         (typo_of ? "did you mean " + *typo_of + "? Else add" : std::string("add")) +
+                         " \"schema\" or load the manifest that defines it");
+    // PyTorch defines every aten:: operator itself: a kernel for one it does
+    // not define is a misspelling whose kernel is silently lost.
+    if (op.name.starts_with("aten::") && registry.find("aten::add.Tensor")) f.severity = Severity::Error;
+    out.push_back(std::move(f));
   }
 }
 

@@ -1,5 +1,9 @@
 // `check --base`: what a change costs users that no single registry shows —
 // comparing each operator in scope before and after the change.
+//   operator-removed: an operator the base defines is gone (an error: every
+//     call raises).
+//   dense-kernel-lost: CPU or CUDA had a kernel and has none (an error; when
+//     the math kernel is what went, math-kernel-lost says it, as an error).
 //   math-kernel-lost: the operator had a CompositeImplicitAutograd kernel and
 //     lost it (a `dispatch:` table on an operator that had none replaces the
 //     implicit CompositeImplicitAutograd entry), leaving keys without a kernel.
@@ -12,11 +16,15 @@
 #include "check/lint_changes.h"
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <variant>
 
 #include "keys/key_summary.h"
 #include "registry/schema_parser.h"
+#include "registry/schema_text.h"
 #include "table/table.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -39,9 +47,26 @@ bool lost_row(Rule r) {
 // The autograd-not-implemented kernel as PyTorch registers it: boxed only, no signature.
 bool not_implemented(const Kernel* k) { return k && !k->fallthrough && !k->signature && !k->unboxed; }
 
-// What a missing formula is written as: the operator's derivatives.yaml `- name:` line.
+// The `- func:` text of the native_functions.yaml line the operator comes
+// from, exactly as written ("" when it does not come from one).
+std::string yaml_func_text(const Operator& op) {
+  if (!op.schema || op.schema->origin.line() <= 0) return {};
+  std::ifstream in{std::string(op.schema->origin.file())};
+  std::string line;
+  for (int n = 0; n < op.schema->origin.line() && std::getline(in, line);) ++n;
+  constexpr std::string_view prefix = "- func: ";
+  if (!in || !line.starts_with(prefix)) return {};
+  line.erase(0, prefix.size());
+  line.erase(line.find_last_not_of(" \t\r") + 1);
+  return line;
+}
+
+// What a missing formula is written as: the operator's derivatives.yaml `- name:` line,
+// which tools/autograd matches against native_functions.yaml's text exactly
+// (defaults as written there: `float margin=1.0, int reduction=Mean`, not the dispatcher's `1., 1`).
 std::string formula_entry(const Operator& op) {
-  std::string schema = op.schema ? std::string(op.schema->text) : std::string(op.name);
+  std::string schema = yaml_func_text(op);
+  if (schema.empty()) schema = op.schema ? std::string(op.schema->text) : std::string(op.name);
   if (const size_t ns = schema.find("::"); ns != std::string::npos && ns < schema.find('(')) schema.erase(0, ns + 2);
   return "`- name: " + schema + "`";
 }
@@ -58,45 +83,147 @@ bool has_tensor_input(const Operator& op) {
          });
 }
 
+// PyTorch's autograd-not-implemented kernel names the operator without its
+// overload: "derivative for aten::_add_relu is not implemented" (checked with
+// the live 2.14.1 on _add_relu.Tensor).
+std::string raised_for(const Operator& op) {
+  const std::string name(op.name);
+  return "\"derivative for " + name.substr(0, name.find('.')) + " is not implemented\"";
+}
+
 std::string gradients_after(const Operator& op, const Kernel* autograd_kernel) {
   if (autograd_kernel && !not_implemented(autograd_kernel))
     return "gradients survive: its derivatives.yaml formula's Autograd kernel differentiates the keys that keep a kernel";
-  return "gradients are lost: derivatives.yaml has no formula for it, so backward raises \"derivative for " +
-         std::string(op.name) + " is not implemented\" where a kernel remains";
+  return "gradients are lost: derivatives.yaml has no formula for it, so backward raises " + raised_for(op) +
+         " where a kernel remains";
+}
+
+// The dense keys a change left without a kernel: an error, since every call
+// there raises (NotImplementedError "Could not run ... with arguments from the
+// 'CPU' backend").
+std::vector<Key> dense_keys_lost(const Registry& before, const Operator& old, const Registry& after,
+                                 const Operator& now) {
+  std::vector<Key> lost;
+  for (const char* name : {"CPU", "CUDA"}) {
+    const auto key = after.catalogue().find(name);
+    const auto old_key = before.catalogue().find(name);
+    if (key && old_key && !lost_row(compute_row(before, old, *old_key).rule) &&
+        lost_row(compute_row(after, now, *key).rule))
+      lost.push_back(*key);
+  }
+  return lost;
+}
+
+std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
+  std::string out;
+  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
+  return out;
+}
+
+// torchgen's FunctionSchema.signature(): what a functional, its in-place and
+// its out= variant share (base name without `_`, the arguments but out=
+// ones, without alias annotations). One derivatives.yaml formula serves them all.
+std::string signature_of(const Operator& op) {
+  if (!op.schema) return std::string(op.name);
+  const auto parsed = parse_function_schema(op.schema->text, {true});
+  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  std::string name(op.name);
+  name = name.substr(0, name.find('.'));
+  if (!schema) return std::string(op.name);
+  if (name.ends_with("_")) name.pop_back();
+  std::string sig = name + "(";
+  for (const auto& a : schema->arguments)
+    if (!(a.kwarg_only && a.is_write())) sig += type_text(a) + " " + a.name + ",";
+  return sig + ")";
+}
+
+// One cause, one finding: backward-not-implemented findings of the variants
+// of one signature merge into the first's (the functional's, in YAML order), naming the others.
+void merge_variants(std::vector<Finding>& findings, size_t first, const std::vector<std::string>& signatures) {
+  std::map<std::string, size_t> by_signature;
+  std::vector<Finding> kept(findings.begin(), findings.begin() + static_cast<std::ptrdiff_t>(first));
+  for (size_t i = first; i < findings.size(); ++i) {
+    Finding& f = findings[i];
+    const std::string& sig = signatures[i - first];
+    if (f.rule == "backward-not-implemented" && !sig.empty()) {
+      auto [it, fresh] = by_signature.emplace(sig, kept.size());
+      if (!fresh) {
+        kept[it->second].covers.push_back(f.op);
+        continue;
+      }
+    }
+    kept.push_back(std::move(f));
+  }
+  for (Finding& f : kept)
+    if (!f.covers.empty())
+      f.message += " (the same holds for " + join(f.covers) + ": one formula serves them all)";
+  findings = std::move(kept);
 }
 
 }  // namespace
 
 void lint_changes(const Registry& before, const Registry& after, const std::function<bool(const Operator&)>& in_scope,
                   std::vector<Finding>& out) {
+  const size_t first = out.size();
   const Catalogue& cat = after.catalogue();
   const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
   const auto autograd = cat.alias(Alias::Autograd);
   const auto before_autograd = before.catalogue().alias(Alias::Autograd);
+  for (const Operator* old : before.sorted_operators()) {
+    const Operator* now = after.find(old->name);
+    if (!old->schema || (now && now->schema)) continue;
+    Finding f = at("operator-removed", *old, nullptr,
+                   old->name + " is gone: every call raises (\"No such operator " + old->name + "\"), and so does "
+                   "every caller: its composites, derivatives.yaml formulas and Python bindings; keep the entry (or "
+                   "deprecate it first, as PyTorch does)");
+    f.severity = Severity::Error;
+    out.push_back(std::move(f));
+  }
   for (const Operator* op : after.sorted_operators()) {
     if (!in_scope(*op)) continue;
     const Operator* old = before.find(op->name);
     const Kernel* now = autograd ? op->active(*autograd) : nullptr;
-    if (old && old->has(cia) && !op->has(cia)) {
+    // A move to CompositeExplicitAutograd keeps a kernel on every key the
+    // decomposition served; what it does not cover (NestedTensor) the
+    // decomposition failed on before too: no cost to report.
+    const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
+    if (old && old->has(cia) && !op->has(cia) && !(cea && op->has(*cea))) {
       std::vector<Key> lost;
       for (Key k : cat.runtime_keys()) {
         if (k == k_undefined || !cat.included_in_alias(k, cia)) continue;
         if (math_row(compute_row(before, *old, k).rule) && lost_row(compute_row(after, *op, k).rule)) lost.push_back(k);
       }
-      if (!lost.empty())
-        out.push_back(at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
-                         op->name + " lost its CompositeImplicitAutograd (math) kernel: " + std::to_string(lost.size()) +
-                             (lost.size() == 1 ? " key has" : " keys have") + " no kernel now and calls there raise (" +
-                             summarize_keys(cat, lost) + "); " + gradients_after(*op, now) +
-                             "; a dispatch: table replaces the implicit CompositeImplicitAutograd entry, so list "
-                             "`CompositeImplicitAutograd: KERNEL` in it (or give those keys kernels)"));
+      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op);
+      if (!lost.empty()) {
+        Finding f = at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
+                       op->name + " lost its CompositeImplicitAutograd (math) kernel: " +
+                           (dense.empty() ? "" : "calls on " + key_names(cat, dense) + " raise now; ") +
+                           std::to_string(lost.size()) + (lost.size() == 1 ? " key has" : " keys have") +
+                           " no kernel now and calls there raise (" + summarize_keys(cat, lost) + "); " +
+                           gradients_after(*op, now) +
+                           "; a dispatch: table replaces the implicit CompositeImplicitAutograd entry: delete it "
+                           "again (handle those keys inside the composite), or give every key a kernel "
+                           "(`CompositeExplicitAutograd: KERNEL`) and the operator a derivatives.yaml formula");
+        if (!dense.empty()) f.severity = Severity::Error;
+        out.push_back(std::move(f));
+      }
+    } else if (old) {
+      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op);
+      if (!dense.empty()) {
+        Finding f = at("dense-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
+                       op->name + " has no kernel for " + key_names(cat, dense) +
+                           " any more: calls there raise \"Could not run '" + op->name + "' with arguments from the '" +
+                           cat.name(dense.front()) + "' backend\"; give it those kernels back (a dispatch: entry, or "
+                           "CompositeExplicitAutograd for one kernel everywhere)");
+        f.severity = Severity::Error;
+        out.push_back(std::move(f));
+      }
     }
     if (!not_implemented(now)) continue;
     if (!old) {
       if (!has_tensor_input(*op)) continue;
       out.push_back(at("backward-not-implemented", *op, now,
-                       "backward through " + op->name + " will raise \"derivative for " + op->name +
-                           " is not implemented\": it is a new operator and derivatives.yaml has no formula for it "
+                       "backward through " + op->name + " will raise " + raised_for(*op) + ": it is a new operator and derivatives.yaml has no formula for it "
                            "(torchgen gives it PyTorch's autograd-not-implemented kernel); add " + formula_entry(*op) +
                            " to derivatives.yaml with a formula per differentiable input, or with "
                            "`output_differentiability: [False]` if its outputs are not differentiable"));
@@ -113,12 +240,55 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
             : "it left CompositeImplicitAutograd, whose decomposition autograd differentiated through, and "
               "derivatives.yaml has no formula for it";
     out.push_back(at("backward-not-implemented", *op, now,
-                     "backward through " + op->name + " will raise \"derivative for " + op->name +
-                         " is not implemented\": " + why + " (its Autograd kernel is now PyTorch's "
+                     "backward through " + op->name + " will raise " + raised_for(*op) + ": " + why + " (its Autograd kernel is now PyTorch's "
                          "autograd-not-implemented kernel); add " + formula_entry(*op) +
                          " to derivatives.yaml with a formula per differentiable input" +
-                         (left_cia ? std::string(", or keep `CompositeImplicitAutograd: KERNEL` in its dispatch table")
+                         (left_cia ? std::string(", or delete its dispatch table again (it is CompositeImplicitAutograd "
+                                                 "then, and autograd differentiates its decomposition)")
                                    : std::string(", or mark the outputs non-differentiable"))));
+  }
+  std::vector<std::string> signatures;
+  for (size_t i = first; i < out.size(); ++i) {
+    const Operator* op = after.find(out[i].op);
+    signatures.push_back(op ? signature_of(*op) : std::string());
+  }
+  merge_variants(out, first, signatures);
+}
+
+void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
+                          const std::map<std::string, FormulaFact>& after, std::vector<Finding>& out) {
+  for (const auto& [name, now] : after) {
+    const auto was = before.find(name);
+    if (was == before.end()) continue;
+    Finding f;
+    f.op = name;
+    f.location = {now.file, "", now.line, 0};
+    f.covers.assign(now.ops.begin() + 1, now.ops.end());
+    const std::string bare = name.substr(name.find("::") + 2, name.find('.') - name.find("::") - 2);
+    if (now.backward_raises && !was->second.backward_raises) {
+      f.rule = "backward-not-implemented";
+      f.kind = "formula-not-implemented";
+      f.message = "backward through " + name + " will raise \"the derivative for '" + bare +
+                  "' is not implemented.\": its derivatives.yaml formula is now not_implemented(…)" +
+                  (f.covers.empty() ? std::string() : " (and so is " + join(f.covers) + "'s, one formula serves them)") +
+                  "; keep the formula, or say in the PR why backward may raise";
+      out.push_back(f);
+    } else if (was->second.forward && !now.forward && !now.inplace_ops.empty()) {
+      // gen_variable_type: without a forward formula the functional tries a
+      // JIT decomposition for jvp; the in-place variants raise.
+      f.op = now.inplace_ops.front();
+      f.covers.assign(now.inplace_ops.begin() + 1, now.inplace_ops.end());
+      f.rule = "forward-not-implemented";
+      f.kind = "forward-formula-deleted";
+      f.message = "forward-mode AD through " + f.op + " will raise \"Trying to use forward AD with " +
+                  f.op.substr(f.op.find("::") + 2, f.op.find('.') - f.op.find("::") - 2) +
+                  " that does not support it because it has not been implemented yet\": its derivatives.yaml entry "
+                  "lost its forward formula (`result: …`)" +
+                  (f.covers.empty() ? std::string() : " (for " + join(f.covers) + " too)") +
+                  ", and " + name + " falls back to a JIT decomposition for jvp, which raises where none is registered" +
+                  "; keep it (`result: auto_element_wise` for an element-wise operator)";
+      out.push_back(f);
+    }
   }
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "check/finding.h"
@@ -10,7 +12,26 @@
 
 namespace dispatchctl {
 
+// What a derivatives.yaml entry gives users (read from torchgen: sources, for
+// `check --base`): whether its backward formulas are all not_implemented(…)
+// (backward raises), whether it has a forward formula, and the operators it serves.
+struct FormulaFact {
+  bool backward_raises = false;
+  bool forward = false;
+  std::string file;
+  int line = 0;
+  std::vector<std::string> ops;  // the entry's operator first, then the variants of its signature
+  std::vector<std::string> inplace_ops;  // those variants that modify an argument (in-place, mutable)
+};
+
+
 void lint_changes(const Registry& before, const Registry& after, const std::function<bool(const Operator&)>& in_scope,
                   std::vector<Finding>& out);
+
+// The formulas' own costs (derivatives.yaml compared entry by entry): a
+// formula replaced by not_implemented(…) (backward raises), a forward formula
+// deleted (forward-mode AD raises).
+void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
+                          const std::map<std::string, FormulaFact>& after, std::vector<Finding>& out);
 
 }  // namespace dispatchctl

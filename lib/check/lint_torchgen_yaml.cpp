@@ -10,6 +10,8 @@
 #include "load/source_spec.h"
 #include "torchgen/apply.h"
 #include "torchgen/backend_yaml.h"
+#include "torchgen/info_matcher.h"
+#include "torchgen/refusals_detail.h"
 #include "torchgen/refusals.h"
 #include "util/file_io.h"
 #include "util/errors.h"
@@ -85,6 +87,45 @@ std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Cata
   return out;
 }
 
+namespace {
+
+// The formulas' facts `check --base` compares (lint_formula_changes).
+void record_formulas(const TorchgenModel& model, std::map<std::string, FormulaFact>& out) {
+  std::map<std::string, std::vector<std::string>> by_signature;
+  // out= variants are left out: their VariableType kernel refuses inputs that require grad anyway.
+  for (const auto& f : model.functions)
+    if (schema_kind(f.func) != SchemaKind::Out) by_signature[torchgen_text(signature(f.func))].push_back(f.name());
+  for (const auto& info : model.derivatives) {
+    FormulaFact fact;
+    fact.file = info.loc.file;
+    fact.line = info.loc.line;
+    bool backward = false, all_raise = true;
+    for (const auto& formula : info.formulas) {
+      if (formula.key != "Default") continue;
+      const std::string first = split_formula_names(formula.names).front();
+      if (!is_argument_name(info.func, first)) {
+        fact.forward = true;
+      } else if (!formula.non_differentiable) {
+        backward = true;
+        all_raise = all_raise && formula.text.starts_with("not_implemented(");
+      }
+    }
+    fact.backward_raises = backward && all_raise;
+    const std::string bare = op_name(info.func);
+    const std::string name = bare.find("::") == std::string::npos ? "aten::" + bare : bare;
+    fact.ops.push_back(name);
+    for (const auto& other : by_signature[torchgen_text(signature(info.func))]) {
+      const std::string qualified = other.find("::") == std::string::npos ? "aten::" + other : other;
+      if (qualified != name) fact.ops.push_back(qualified);
+      const NativeFunction* f = model.find(other);
+      if (f && schema_kind(f->func) != SchemaKind::Functional) fact.inplace_ops.push_back(qualified);
+    }
+    out[name] = std::move(fact);
+  }
+}
+
+}  // namespace
+
 bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
   std::unique_ptr<Registry>& registry = load.registry;
   std::vector<Finding>& findings = load.findings;
@@ -113,6 +154,7 @@ bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
       load.not_loaded.push_back(source.text);
       return true;
     }
+    record_formulas(*model, load.formulas);
     TorchgenOptions options;
     options.go_on_after_refusal = true;
     if (!source.build_backends.empty())

@@ -88,9 +88,12 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
     // The real registries are PyTorch's own state: errors there are input errors.
     out.registry = load_registry({sources.begin(), sources.begin() + static_cast<std::ptrdiff_t>(bases)});
   }
-  auto sink = [&out](Registry::Refusal what, const Origin& where, const std::string& message) {
+  auto sink = [&out](Registry::Refusal what, const Origin& where, const std::string& message, std::string_view op,
+                     std::string_view key) {
     Finding f;
     f.rule = std::string(refusal_rule(what));
+    f.op = std::string(op);  // with the key, its identity for `check --base`
+    f.key = std::string(key);
     f.location = Location{std::string(where.file()), where.pointer(), where.line(), 0};
     f.message = message;
     out.findings.push_back(std::move(f));

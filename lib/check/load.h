@@ -3,11 +3,14 @@
 // goes on with the next file.
 #pragma once
 
+#include <map>
+
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "check/finding.h"
+#include "check/lint_changes.h"
 #include "load/load_registry.h"
 #include "registry/registry.h"
 
@@ -24,6 +27,7 @@ struct CheckLoad {
   // Sources (as given) that did not load, or loaded only in part: the registry
   // lacks what they would have changed, so comparing it with a base says nothing.
   std::vector<std::string> not_loaded;
+  std::map<std::string, FormulaFact> formulas;  // by the entry's operator name
 };
 
 // A first manifest file goes over its release's built-in registry as the

@@ -72,6 +72,13 @@ const std::vector<RuleInfo>& check_rules() {
        "survive: an operator with a derivatives.yaml formula keeps them, a dropout-like one without a "
        "formula loses them (backward-not-implemented). List CompositeImplicitAutograd in the "
        "dispatch table or give those keys kernels."},
+      {"operator-removed", Severity::Error, "A change removes an operator (check --base)",
+       "An operator the base defines is not defined after the change: every call raises, and so does every "
+       "caller (composites, derivatives.yaml formulas, Python bindings, other libraries). PyTorch deprecates "
+       "an operator before removing it. Keep the entry."},
+      {"dense-kernel-lost", Severity::Error, "A change leaves CPU or CUDA without a kernel (check --base)",
+       "The operator had a kernel for CPU or CUDA (its own, or a composite's) before the change and has none "
+       "after it: calls there raise. Give those keys their kernels back."},
       {"backward-not-implemented", Severity::Warning,
        "A change leaves an operator's backward unimplemented (check --base)",
        "Backward worked before the change (a generated VariableType kernel, or the decomposition of a "
@@ -80,6 +87,11 @@ const std::vector<RuleInfo>& check_rules() {
        "or it moved from CompositeImplicitAutograd to explicit kernels without one), or a new operator "
        "with a differentiable output comes without a formula: the forward runs, "
        "backward raises \"derivative for OP is not implemented\". Add the formula."},
+      {"forward-not-implemented", Severity::Warning,
+       "A change leaves an operator's forward-mode AD unimplemented (check --base)",
+       "The operator's derivatives.yaml entry had a forward formula (`result: …`) before the change and has none "
+       "after it: torch.func.jvp and forward-mode AD raise \"Trying to use forward AD with OP that does not support "
+       "it\". Keep the forward formula."},
       {"required-key", Severity::Error, "A required key is left without a kernel",
        "With --require KEY (or \"require\" in dispatchctl.json), every operator in scope must get a "
        "kernel from its own registrations at KEY; a backend fallback or nothing does not count. An "

@@ -43,9 +43,10 @@ std::optional<std::string> signature_problem(std::string_view op_name, const Sch
 }
 }  // namespace
 
-void Registry::refuse(Refusal what, const Origin& where, const std::string& message) const {
+void Registry::refuse(Refusal what, const Origin& where, const std::string& message, std::string_view op,
+                      std::string_view key) const {
   if (!on_refused) throw InputError(where.to_string() + ": " + message);
-  on_refused(what, where, message);
+  on_refused(what, where, message, op, key);
 }
 
 void Registry::require_release(const std::string& version, const std::string& where) const {
@@ -62,13 +63,14 @@ void Registry::define(std::string_view op_name, Schema schema, Strings strings) 
                ") with the same name and overload name multiple times. "
                "Each overload's schema should only be registered with a single call to "
                "def(); the first is at " + op.schema->origin.to_string() +
-               ". Remove one \"schema\" or give the operator another overload name.");
+               ". Remove one \"schema\" or give the operator another overload name.",
+           op_name);
     return;
   }
   if (check_signatures)
     for (const auto& kernel : op.registrations)
       if (auto problem = signature_problem(op_name, schema, kernel)) {
-        refuse(Refusal::SignatureMismatch, kernel.origin, *problem);
+        refuse(Refusal::SignatureMismatch, kernel.origin, *problem, op_name, catalogue_->name(kernel.key));
         return;
       }
   schema.text = kept(schema.text, strings);
@@ -84,7 +86,7 @@ void Registry::impl(std::string_view op_name, Kernel kernel, Strings strings) {
   Operator& op = entry(op_name, strings);
   if (op.schema && check_signatures)
     if (auto problem = signature_problem(op_name, *op.schema, kernel)) {
-      refuse(Refusal::SignatureMismatch, kernel.origin, *problem);
+      refuse(Refusal::SignatureMismatch, kernel.origin, *problem, op_name, catalogue_->name(kernel.key));
       return;
     }
   // A registration naming Undefined is a catch-all, stored as CIA (§3.1).
@@ -168,7 +170,8 @@ void Registry::fallback(Fallback fb) {
            "Tried to register multiple backend fallbacks for the same dispatch key " +
                catalogue_->name(fb.key) + "; previous registration " + std::string(previous.debug) + " (" +
                previous.origin.to_string() + "), new registration " + std::string(fb.debug) +
-               ". Remove one of the two fallbacks.");
+               ". Remove one of the two fallbacks.",
+           {}, catalogue_->name(fb.key));
     return;
   }
   fb.sequence = sequence_++;

@@ -219,7 +219,9 @@ class Registry {
   // sink is set (`check` records it as a finding); the refused registration
   // is then skipped, leaving no trace as in PyTorch.
   enum class Refusal { DuplicateSchema, DuplicateFallback, SignatureMismatch };
-  std::function<void(Refusal, const Origin&, const std::string& message)> on_refused;
+  // op and key: what the refusal is about ("" when none), so `check --base` can tell two apart.
+  std::function<void(Refusal, const Origin&, const std::string& message, std::string_view op, std::string_view key)>
+      on_refused;
 
   // How the registration calls take the strings of what they register:
   // copied into the registry's pool, or kept as they are because they
@@ -326,7 +328,8 @@ class Registry {
  private:
   Operator& entry(std::string_view op_name, Strings strings);
   Text kept(std::string_view text, Strings strings) { return strings == Strings::Keep ? text : pool_->keep(text); }
-  void refuse(Refusal what, const Origin& where, const std::string& message) const;
+  void refuse(Refusal what, const Origin& where, const std::string& message, std::string_view op = {},
+              std::string_view key = {}) const;
 
   const Catalogue* catalogue_;
   std::string torch_version_;

@@ -113,6 +113,7 @@ json findings_json(const CheckResult& r) {
     j["operator"] = f.op.empty() ? json() : json(f.op);
     j["key"] = f.key.empty() ? json() : json(f.key);
     if (!f.kind.empty()) j["kind"] = f.kind;
+    if (!f.covers.empty()) j["covers"] = f.covers;
     if (r.compared_to_base) j["pre_existing"] = f.pre_existing;
     findings.push_back(std::move(j));
   }

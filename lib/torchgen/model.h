@@ -52,6 +52,7 @@ struct NativeFunction {
   std::optional<std::string> structured_inherits;
   std::vector<std::string> cpp_no_default_args;
   std::optional<std::string> python_module;
+  std::optional<std::string> category_override;  // the Python bindings' factory / new / like / dummy
   bool device_check_written_no_check = false;  // device_check: NoCheck (torchgen's default is ExactSame)
   bool device_guard = true;                     // device_guard: False written
   bool precomputed = false;                     // a precomputed: block

@@ -57,8 +57,20 @@ bool boolean(const YAML::Node& node, const std::string& file, const std::string&
          "; write " + field + ": True or False");
 }
 
-// A comma-separated field ("tags: core, pointwise", "CPU, CUDA: kernel"):
-// torchgen refuses an empty item too.
+// torchgen's `text.split(", ")` (variants:, autogen:): the items exactly as
+// written between ", ", so "function,method" is one (illegal) item.
+std::vector<std::string> comma_space_items(const std::string& text) {
+  std::vector<std::string> items;
+  for (size_t start = 0;;) {
+    const size_t end = text.find(", ", start);
+    items.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return items;
+    start = end + 2;
+  }
+}
+
+// A comma-separated dispatch key list ("CPU, CUDA: kernel", split on "," and
+// stripped as torchgen does): torchgen refuses an empty item too.
 std::vector<std::string> field_list(const std::string& text, const std::string& file, int line,
                                     const std::string& field) {
   try {
@@ -73,6 +85,8 @@ std::vector<std::string> field_list(const std::string& text, const std::string& 
 FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
   try {
     return parse_torchgen_schema(text);
+  } catch (const ListDefaultError& e) {
+    refuse("list-default", file, line, std::string(e.what()) + " in '" + text + "'");
   } catch (const std::invalid_argument& e) {
     refuse("illegal-schema", file, line, "malformed schema '" + text + "': " + e.what());
   }
@@ -114,7 +128,11 @@ struct EntryParser {
     if (node.IsSequence() && options.rules->tags_may_be_list) {
       for (const auto& t : node) tags.push_back(scalar(t, file, "tags"));
     } else {
-      tags = field_list(scalar(node, file, "tags"), file, line_of(node), "tags");
+      // 2.x reads a string as ONE tag ("tags: core, pointwise" is the tag "core, pointwise"); 1.13
+      // split it on ", " exactly.
+      const std::string text = scalar(node, file, "tags");
+      if (options.rules->tags_may_be_list) tags = {text};
+      else if (!text.empty()) tags = comma_space_items(text);
     }
     for (const auto& t : tags) {
       if (!valid_tags.empty() && !valid_tags.count(t)) {
@@ -147,7 +165,7 @@ struct EntryParser {
     }
     if (const YAML::Node n = entry["variants"]) {
       f.variants.clear();
-      for (const auto& v : field_list(scalar(n, file, "variants"), file, line_of(n), "variants")) {
+      for (const auto& v : comma_space_items(scalar(n, file, "variants"))) {
         if (v != "function" && v != "method")
           refuse(n, "variants", "illegal variant " + v, "write variants: function, method (or one of them)");
         f.variants.insert(v);
@@ -159,6 +177,7 @@ struct EntryParser {
   void parse_asserted_fields(NativeFunction& f, const YAML::Node& entry) const {
     if (auto n = entry["structured_inherits"]) f.structured_inherits = scalar(n, file, "structured_inherits");
     if (auto n = entry["python_module"]) f.python_module = scalar(n, file, "python_module");
+    if (auto n = entry["category_override"]) f.category_override = scalar(n, file, "category_override");
     if (auto n = entry["cpp_no_default_args"]) {
       if (!n.IsSequence()) fail(file, line_of(n), "'cpp_no_default_args' must be a list of argument names ([dim])");
       for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
@@ -188,7 +207,10 @@ struct EntryParser {
     if (auto n = entry["manual_cpp_binding"]) f.manual_cpp_binding = boolean(n, file, "manual_cpp_binding");
     if (auto n = entry["manual_kernel_registration"])
       f.manual_kernel_registration = boolean(n, file, "manual_kernel_registration");
-    if (auto n = entry["autogen"]) f.autogen = field_list(scalar(n, file, "autogen"), file, line_of(n), "autogen");
+    if (auto n = entry["autogen"]) {
+      const std::string text = scalar(n, file, "autogen");
+      if (!text.empty()) f.autogen = comma_space_items(text);
+    }
     if (auto n = entry["tags"]) parse_tags(f, n);
     parse_asserted_fields(f, entry);
     parse_checked_fields(f, entry);

@@ -19,6 +19,9 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "delete one of the two entries, or give the new one its own overload name", true},
       {"illegal-schema", "model.py FunctionSchema.parse", "a func: or name: schema torchgen cannot parse",
        "write the schema as `name.overload(Type arg, …) -> Type`, every argument with a type and a name", true},
+      {"list-default", "api/cpp.py default_expr (torchgen.gen writing the C++ API)",
+       "an unsized list argument whose default is not a list (`int[] dims=0`)",
+       "write the default as a list (`int[] dims=[0]`), or give the list a size (`int[1] dims=0`)", true},
       {"unknown-field", "model.py NativeFunction.from_yaml (leftover entries)", "a field torchgen does not read",
        "delete the field or correct its name", true},
       {"ufunc-not-structured", "model.py NativeFunction.from_yaml",
@@ -121,6 +124,14 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"reserved-keyword-argument", "gen.py error_check_native_functions",
        "an argument named a Python keyword (`lambda`, `from`, `in`, …)",
        "rename the argument (PyTorch writes `lambd` for lambda)"},
+      {"method-without-self", "gen.py ComputeTensorMethod (torchgen.gen)",
+       "`variants: method` on an operator without a positional `self` argument",
+       "write `variants: function`, or name the Tensor the method is called on `self`"},
+      {"python-binding-options", "api/python.py dispatch_lambda_exprs (gen_autograd_python)",
+       "a factory for the Python bindings (`category_override: factory`, a Tensor return without Tensor inputs, "
+       "new_*/*_like) whose schema takes no TensorOptions",
+       "drop category_override, or give the operator the TensorOptions arguments (`*, ScalarType? dtype=None, "
+       "Layout? layout=None, Device? device=None, bool? pin_memory=None`)"},
       {"inplace-view-tag", "gen.py error_check_native_functions",
        "the inplace_view tag on an operator whose name has no trailing underscore, or without the out-of-place "
        "view operator of its name",
@@ -134,6 +145,11 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"no-out-variant", "native_function_generation.py add_generated_native_functions",
        "a new operator torchgen would give an out= variant that returns no tensor (`-> bool`, `-> int`, `-> ()`)",
        "return a Tensor, or make the operator CompositeImplicitAutograd (no dispatch table)"},
+      {"ungrouped-mutable", "gen_functionalization_type.py gen_functionalization_definition (torchgen.gen)",
+       "an in-place, out= or mutable operator torchgen cannot group with a functional and an out= variant of the "
+       "same signature (e.g. a default that differs from the functional's), without a CompositeImplicitAutograd "
+       "kernel",
+       "give it exactly the functional's arguments and defaults (in-place: `Tensor(a!) self`), so it groups"},
       {"structured-no-functional", "model.py NativeFunction.validate_unstructured",
        "`structured: True` on an out= operator without a functional variant",
        "declare the functional variant with `structured_delegate:` pointing here"},
@@ -157,6 +173,9 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"view-copy-tag", "model.py NativeFunctionsViewGroup.__post_init__",
        "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},
       // derivatives.yaml: tools/autograd's loading and differentiability matching.
+      {"view-functionalization", "gen_functionalization_type.py (torchgen.gen)",
+       "a view operator (not CompositeImplicitAutograd) with several aliasing inputs or several returns",
+       "let only the first argument alias the output (`Tensor(a) self`), and return one Tensor(a) or one Tensor(a)[]"},
       {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
        "a derivatives.yaml entry whose schema matches no operator",
        "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},
@@ -187,6 +206,12 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "`auto_element_wise` for an operator without exactly one differentiable input, output and backward "
        "formula (or in-place), `auto_linear` for one with several outputs",
        "write the forward formula out (result: … with INPUT_t and INPUT_p)"},
+      {"forward-formula-no-tangent", "tools/autograd/gen_variable_type.py emit_body",
+       "a forward formula (result: …) that reads no input's tangent (INPUT_t)",
+       "write the forward formula with the tangents (`result: self_t * …`), or `result: auto_element_wise`"},
+      {"reserved-argument-name", "tools/autograd/load_derivatives.py create_differentiability_info",
+       "an operator with a derivatives.yaml formula and an argument named `result` or `grad_input_mask`",
+       "rename the argument in native_functions.yaml and in the derivatives.yaml `- name:` line"},
       {"output-differentiability-conditions", "tools/autograd/load_derivatives.py create_differentiability_info",
        "`output_differentiability:` with conditions (strings) for more than one output",
        "give one condition for a single-output operator, or True/False per output"},

@@ -82,8 +82,10 @@ void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const R
                                "native function (structured_delegate: " + *f.structured_delegate + ")"));
     return;
   }
+  // tools/autograd parses the YAML again without dropping gen.py's ignored
+  // keys (MPS, XPU without --mps/--xpu), so those count as well.
   for (const auto& key : rules.structured_keys)
-    if (f.dispatch.count(key))
+    if (f.dispatch.count(key) || f.autograd_dispatch_keys.count(key))
       out.push_back(make_refusal(f, "delegate-backend-key",
                                  "if structured_delegate, then must not have " + key +
                                      " in dispatch dictionary (it is delegated!)"));

@@ -75,6 +75,14 @@ class EntryChecks {
              "Not supported: for " + torchgen_text(info_.func) + ", output_differentiability must either be "
              "list[bool] or a list[str] where each str is a condition. In the case where it is a condition, we only "
              "support single-output functions");
+    for (const char* reserved : {"grad_input_mask", "result"})
+      if (std::any_of(info_.func.arguments.begin(), info_.func.arguments.end(),
+                      [&](const SchemaArgument& a) { return a.name == reserved; }))
+        refuse(0, "reserved-argument-name",
+               "Schema for " + name + " has an argument named " + reserved + ", but " +
+                   (std::string(reserved) == "result" ? "this is only allowed for outputs."
+                                                      : "this name would be shadowed by our codegen.") +
+                   " Please use a different name in native_functions.yaml.");
     for (const auto& [key, has_formula] : info_.keys) {
       if (!is_autograd_key(key))
         refuse(0, "derivative-dispatch-key",
@@ -134,6 +142,18 @@ class EntryChecks {
                "Derivative definition of " + name + " in derivatives.yaml defines the forward definition of gradient "
                "as element_wise but this only works for functions with a single differentiable input and a single "
                "differentiable output (and its backward formula)");
+      // gen_variable_type emit_body: a written forward formula must read an input's
+      // tangent (only a lone TensorList input, as stack's, may go without).
+      const bool automatic = formula->text == "auto_element_wise" || formula->text == "auto_linear";
+      const bool reads_tangent = std::any_of(with_derivatives.begin(), with_derivatives.end(), [&](const auto* a) {
+        return (!is_tensor_list(a->type) || foreach) && uses_ident(formula->text, a->name + "_t");
+      });
+      const bool lone_list = with_derivatives.size() == 1 && is_tensor_list(with_derivatives[0]->type);
+      if (!automatic && !with_derivatives.empty() && !reads_tangent && !lone_list)
+        refuse(formula->line, "forward-formula-no-tangent",
+               "No differentiable input to \"" + name + "\" is a differentiable Tensor (as the provided forward AD "
+               "formula does not use any input tangent) even though a forward gradient formula has been defined "
+               "for it. This case should only happen for function that take a single TensorList as input.");
       if (formula->text == "auto_linear" && !single)
         refuse(formula->line, "auto-forward-formula",
                "Derivative definition of " + name + " in derivatives.yaml defines the forward definition of gradient "

@@ -67,6 +67,19 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
     }
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];
+      // gen_functionalization_type.py gen_functionalization_definition (torchgen.gen
+      // writing the kernels, past a dry run): a mutating operator outside a
+      // NativeFunctionsGroup (e.g. an in-place variant whose default differs from
+      // its functional's) gets no functionalization kernel.
+      const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
+                                        [](const SchemaArgument& a) { return a.is_write(); });
+      const bool lone_out = group.members.size() == 1 && kind == SchemaKind::Out;  // lone-out says it first
+      if (!group.is_full_group() && !lone_out && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
+          !f.tags.count("inplace_view") && !rules.mutable_ops_not_using_functionalization.count(f.name()) &&
+          !rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
+        out.push_back(make_refusal(f, "ungrouped-mutable",
+                                   "Expected composite implicit autograd kernel or non-modifying function: " +
+                                       torchgen_text(f.func)));
       if (f.structured && kind == SchemaKind::Out && !group.is_full_group())
         out.push_back(make_refusal(f, "structured-no-functional",
                                    "This function is structured, but there was no valid functional variant of it"));
@@ -121,6 +134,19 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vec
     if (std::any_of(rules.view_copy_exempt_suffixes.begin(), rules.view_copy_exempt_suffixes.end(),
                     [&](const std::string& s) { return base.size() >= s.size() && base.ends_with(s); }))
       continue;
+    // gen_functionalization_type.py (torchgen.gen, past a dry run): a view's
+    // functionalization kernel reads one aliasing input and writes one output.
+    const auto aliasing = std::count_if(f.func.arguments.begin(), f.func.arguments.end(),
+                                        [](const SchemaArgument& a) { return !a.alias.empty() && !a.is_write(); });
+    if (aliasing > 1)
+      out.push_back(make_refusal(f, "view-functionalization",
+                                 "In the functionalization codegen, we expect the first argument of every view "
+                                 "operator to alias the output. View operators with multiple aliasing inputs aren't "
+                                 "supported yet. Found an operator that doesn't satisfy this constraint"));
+    else if (f.func.returns.size() != 1)
+      out.push_back(make_refusal(f, "view-functionalization",
+                                 "Expected 1 return, got " + std::to_string(f.func.returns.size()) +
+                                     " (a view's functionalization writes one output: return a Tensor(a)[] list)"));
     const std::string copy_name = base + "_copy" + (f.func.overload_name.empty() ? "" : "." + f.func.overload_name);
     auto copy = by_name.find(copy_name);
     if (copy == by_name.end()) {

@@ -181,6 +181,30 @@ void check_names(const NativeFunction& f, const std::set<std::string>& out_of_pl
                                "corresponding out-of-place view op with the name '" + base.base + "'"));
 }
 
+// What only torchgen.gen's code generation (gen.py ComputeTensorMethod) and
+// the Python bindings (api/python.py signature, dispatch_lambda_exprs)
+// assert, past a dry run.
+void check_bindings(const NativeFunction& f, std::vector<Refusal>& out) {
+  if (f.variants.count("method") && schema_kind(f.func) != SchemaKind::Out &&
+      std::none_of(f.func.arguments.begin(), f.func.arguments.end(),
+                   [](const SchemaArgument& a) { return !a.kwarg_only && a.name == "self"; }))
+    out.push_back(make_refusal(f, "method-without-self", "Method variant must have self_arg: " + torchgen_text(f.func)));
+  const std::string category = f.category_override.value_or(std::string());
+  const bool tensor_return = std::any_of(f.func.returns.begin(), f.func.returns.end(),
+                                         [](const SchemaArgument& r) { return is_tensor_like(r.type); });
+  const bool tensor_input = std::any_of(f.func.arguments.begin(), f.func.arguments.end(), [](const SchemaArgument& a) {
+    return is_tensor_like(a.type) && !(a.kwarg_only && a.is_write());
+  });
+  const bool factory = category == "factory" || (tensor_return && !tensor_input);
+  const bool like_or_new = category == "new" || category == "like";
+  if ((factory || like_or_new) && category != "dummy" && !has_tensor_options(f.func) &&
+      schema_kind(f.func) != SchemaKind::Out)
+    out.push_back(make_refusal(f, "python-binding-options",
+                               torchgen_text(f.func) + ": dtype in tensor_options_args without output arg (its "
+                               "Python binding, a factory's, adds dtype, layout, device, pin_memory and "
+                               "requires_grad, and the operator takes no TensorOptions)"));
+}
+
 }  // namespace
 
 void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
@@ -191,6 +215,7 @@ void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vect
     if (f.generated) continue;
     check_fields(f, rules, out);
     check_names(f, out_of_place_bases, rules, out);
+    check_bindings(f, out);
   }
   if (!model.has_derivatives_yaml) return;
   for (const auto& info : model.derivatives) {

@@ -58,6 +58,38 @@ bool is_inplace_name(std::string_view op) {
   return false;
 }
 
+// api/cpp.py default_expr: an unsized list's default must be `[...]` (or
+// None for an optional list); a sized one (int[2] pad=1) may be a scalar, and
+// a SymInt list a plain number.
+void check_list_defaults(std::string_view text) {
+  const size_t open = text.find('('), arrow = text.rfind(") -> ");
+  if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open) return;
+  // torchgen's Arguments.parse splits on ", " exactly: `float[] w=[1.0, 2.0]`
+  // leaves a piece "2.0]" that is no argument (PyTorch writes lists as [0,1]).
+  const std::string_view all = text.substr(open + 1, arrow - open - 1);
+  for (size_t start = 0; !all.empty();) {
+    const size_t end = all.find(", ", start);
+    const std::string_view piece = all.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    if (piece != "*" && piece.find(' ') == std::string_view::npos)
+      throw std::invalid_argument("illegal argument '" + std::string(piece) + "'");
+    if (end == std::string_view::npos) break;
+    start = end + 2;
+  }
+  for (std::string_view arg : split_top_level(text.substr(open + 1, arrow - open - 1))) {
+    const size_t space = arg.find(' '), eq = arg.find('=');
+    if (space == std::string_view::npos || eq == std::string_view::npos || eq < space) continue;
+    std::string_view type = arg.substr(0, space);
+    if (const size_t alias = type.find('('); alias != std::string_view::npos) continue;  // Tensor lists
+    const bool optional = type.ends_with("?");
+    if (optional) type.remove_suffix(1);
+    if (!type.ends_with("[]")) continue;
+    const std::string_view value = arg.substr(eq + 1);
+    const bool digits = !value.empty() && value.find_first_not_of("0123456789") == std::string_view::npos;
+    if (value.starts_with("[") || (optional && value == "None") || (digits && type == "SymInt[]")) continue;
+    throw ListDefaultError("Expected a list default '[...]' but found: '" + std::string(value) + "'");
+  }
+}
+
 }  // namespace
 
 std::string_view unqualified_name(const FunctionSchema& s) {
@@ -93,6 +125,7 @@ BaseOperatorName parse_base_operator_name(std::string_view op) {
 }
 
 FunctionSchema parse_torchgen_schema(std::string_view text) {
+  check_list_defaults(text);
   // torchgen never sees type variables, so none are taken.
   auto parsed = dispatchctl::parse_function_schema(text);
   if (const auto* error = std::get_if<SchemaError>(&parsed))

@@ -6,6 +6,8 @@
 // (docs/torchgen-rules.md O3, O4).
 #pragma once
 
+#include <stdexcept>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,12 @@ struct BaseOperatorName {
 // non-mutable argument after out=, types beyond T? and T[], alias sets on
 // non-Tensor types).
 FunctionSchema parse_torchgen_schema(std::string_view text);
+// Thrown by parse_torchgen_schema for an unsized list argument whose default
+// is no list (`int[] dims=0`): torchgen parses the schema and refuses the
+// default when it writes it as C++ (api/cpp.py default_expr).
+struct ListDefaultError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
 
 BaseOperatorName parse_base_operator_name(std::string_view text);
 BaseOperatorName base_name(const FunctionSchema& s);

@@ -10,3 +10,9 @@ add_test(NAME torchgen_corpus_real_verdicts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py ${TORCHGEN_CORPUS_SAMPLE}
                  $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_real_verdicts PROPERTIES TIMEOUT 600)
+# The second corpus: other operators, edits written as a contributor would,
+# not from dispatchctl's refusal table (edits-second.json, real-second-2.14.1.json).
+add_test(NAME torchgen_corpus_second_real_verdicts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus second ${TORCHGEN_CORPUS_SAMPLE}
+                 $<TARGET_FILE:dispatchctl>)
+set_tests_properties(torchgen_corpus_second_real_verdicts PROPERTIES TIMEOUT 600)
