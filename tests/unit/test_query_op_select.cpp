@@ -56,5 +56,7 @@ TEST_CASE("op selection: loading only what the patterns can match selects what t
     CHECK(names_of(some.operators) == names_of(select_operators(*whole, patterns)));
     CHECK(some.registry->fallbacks().size() == whole->fallbacks().size());
   }
-  CHECK(load_and_select(LoadRequest{{"builtin:2.14.1"}}, {"aten::add"}).registry->operators().size() < 10);
+  // add's overloads and the operators their recorded composites call (graphs
+  // are followed at load), not the registry's 3,000+.
+  CHECK(load_and_select(LoadRequest{{"builtin:2.14.1"}}, {"aten::add"}).registry->operators().size() < 20);
 }
