@@ -70,7 +70,13 @@ void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::
                          " \"schema\" or load the manifest that defines it");
     // PyTorch defines every aten:: operator itself: a kernel for one it does
     // not define is a misspelling whose kernel is silently lost.
-    if (op.name.starts_with("aten::") && registry.find("aten::add.Tensor")) f.severity = Severity::Error;
+    // Only a user's own kernels, and only over a registry that defines PyTorch's
+    // operators (not a manifest loaded bare, not PyTorch's own dangling impls).
+    const Operator* add = registry.find("aten::add.Tensor");
+    const bool users_kernel =
+        scope.kernel_by_user && std::any_of(op.registrations.begin(), op.registrations.end(),
+                                            [&](const Kernel& k) { return scope.kernel_by_user(k); });
+    if (op.name.starts_with("aten::") && add && add->schema && users_kernel) f.severity = Severity::Error;
     out.push_back(std::move(f));
   }
 }
