@@ -55,12 +55,13 @@ void check_out_variant_possible(const SignatureGroup& group, const TorchgenModel
 
 void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   check_duplicate_signatures(model, out);
-  // Base names that have a functional variant: a mutating operator whose base
-  // has one but which did not group with it (its arguments or defaults differ)
-  // stays ungrouped; one without any functional gets a generated one and groups.
+  // Base names with a functional variant in the YAML: a mutating operator whose
+  // base has one but which did not group with it (its arguments or defaults
+  // differ) stays ungrouped; one without any gets a generated one and groups.
   std::set<std::string> with_functional;
   for (const NativeFunction& f : model.functions)
-    if (schema_kind(f.func) == SchemaKind::Functional) with_functional.insert(base_name(f.func).to_string());
+    if (schema_kind(f.func) == SchemaKind::Functional && !f.generated)
+      with_functional.insert(base_name(f.func).base);
   for (const SignatureGroup& group : group_by_signature(model.functions)) {
     check_out_variant_possible(group, model, rules, out);
     const auto out_member = group.members.find(SchemaKind::Out);
@@ -80,8 +81,10 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
       const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
                                         [](const SchemaArgument& a) { return a.is_write(); });
       const bool lone_out = group.members.size() == 1 && kind == SchemaKind::Out;  // lone-out says it first
+      const auto functional = group.members.find(SchemaKind::Functional);
       const bool functional_elsewhere =
-          !group.members.count(SchemaKind::Functional) && with_functional.count(base_name(f.func).to_string());
+          (functional == group.members.end() || model.functions[functional->second].generated) &&
+          with_functional.count(base_name(f.func).base);
       if (!group.is_full_group() && !lone_out && functional_elsewhere && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
           !f.tags.count("inplace_view") && !rules.mutable_ops_not_using_functionalization.count(f.name()) &&
           !rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
