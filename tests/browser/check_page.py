@@ -177,6 +177,17 @@ def followed(op, key, want, golden, needs, not_implemented, depth=0):
             else "composite_unknown" if got in ("python", "composite_unknown") else "composite_fails")
 
 
+def decided_by_calls(key, want, got):
+    """An autograd row's outcome is what the call below it (the backend row, or a
+    composite's callees there) does, which PyTorch's table line cannot say: those
+    cells are checked against real calls (tests/composite_calls,
+    tests/trace_goldens, ctest composite_calls_verdicts_*), not against the line.
+    So is a composite row the page follows through recorded calls (a stub raises,
+    a callee for some inputs only is unknown)."""
+    return key.startswith("Autograd") or (want in ("composite", "composite_fails") and
+                                          got in ("raises", "composite_fails", "composite_unknown"))
+
+
 def name_matches(text, name):
     """The filter box's rule: a glob when it has * or ?, else a substring; case-insensitive."""
     text = text.strip().lower()
@@ -321,7 +332,7 @@ def main():
                 for key, got in zip(dom["keys"], outcomes):
                     want = outcome_from_pytorch(golden[op].get(key), not_implemented.get(op, ()))
                     want = followed(op, key, want, golden, needs, not_implemented)
-                    if got != want:
+                    if got != want and not decided_by_calls(key, want, got):
                         wrong.append("%s %s: page %s, PyTorch's line says %s" % (op, key, got, want))
             if wrong:
                 fail("%d cells disagree with PyTorch, e.g. %s" % (len(wrong), wrong[:5]))
