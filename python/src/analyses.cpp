@@ -67,6 +67,8 @@ py::object query(LoadedRegistry& loaded, const QueryArgs& a) {
   const Registry& reg = *loaded.registry;
   Query q;
   if (a.key) q.key = loaded.key(*a.key);
+  // As query --format json: --key's rows of the operators counted by outcome, a predicate or not.
+  q.count_outcomes = q.key && !reg.catalogue().is_alias(*q.key);
   q.registered = a.registered;
   q.computed = a.computed;
   q.works = a.works;
@@ -88,8 +90,7 @@ py::object query(LoadedRegistry& loaded, const QueryArgs& a) {
     left_out = run_query(reg, python).size();
   }
   std::optional<QueryOutcomes> counts;
-  if (a.computed || a.works || a.fails || a.unknown || !a.tags.empty() || !a.outcomes.empty())
-    counts = QueryOutcomes{*q.key, query_outcome_counts(reg, q)};
+  if (q.count_outcomes) counts = QueryOutcomes{*q.key, query_outcome_counts(reg, q)};
   return json_text_to_python(query_json_text(reg, found, left_out, counts));
 }
 
