@@ -8,7 +8,7 @@ if(DISPATCHCTL_PYTHON AND NOT DISPATCHCTL_SANITIZE)
       DISPATCHCTL_BIN=$<TARGET_FILE:dispatchctl>
       DISPATCHCTL_SOURCE_DIR=${PROJECT_SOURCE_DIR}
       DISPATCHCTL_BUILD_DIR=${CMAKE_BINARY_DIR}
-      XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/python_cache
+      XDG_CACHE_HOME=${CMAKE_CURRENT_BINARY_DIR}/xdg-cache-of-python-tests
       PYTHONDONTWRITEBYTECODE=1)
   # One ctest test per file of tests/python/ (python_FILE), each a pytest run.
   function(dispatchctl_pytest name file timeout)

@@ -33,7 +33,8 @@ std::set<std::string> yaml_core_functions(const std::string& folder, const std::
 TEST_CASE("opsets: the built-in core opsets are the YAML's core tags") {
   for (const auto& [folder, release, count] :
        {std::tuple{"2.14.1", "2.14.1", size_t{193}}, std::tuple{"2.6.0+cuda", "2.6.0", size_t{189}}}) {
-    CAPTURE(release);
+    const std::string release_name = release;  // clang 14 cannot capture a structured binding (CAPTURE's lambda)
+    CAPTURE(release_name);
     const OperatorSet recorded = builtin_operator_set(release, "core");
     const std::set<std::string> names(recorded.names.begin(), recorded.names.end());
     CHECK(names.size() == count);
