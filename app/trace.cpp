@@ -9,6 +9,7 @@
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
 #include "trace/call_list.h"
+#include "trace/tensor_count.h"
 #include "trace/trace.h"
 #include "util/file_io.h"
 #include "util/errors.h"
@@ -63,23 +64,6 @@ one trace document a line, in order; exit 1 when any call raises.
 
 Exit status: 0 the call completes (or is handed off), 1 PyTorch would raise
 (the error text is printed), 2 usage or input errors.)";
-
-// A call passes as many tensors as its schema takes (Tensor? may be left out).
-void check_tensor_count(const Operator& op, size_t given) {
-  if (!op.schema) return;  // a dangling impl: nothing to check against
-  auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
-  if (!schema) return;
-  const TensorArity arity = tensor_arity(*schema);
-  if (given >= arity.min && (!arity.max || given <= *arity.max)) return;
-  const std::string names = join(arity.names);
-  const std::string wanted = !arity.max ? "at least " + std::to_string(arity.min)
-                             : arity.min == *arity.max ? std::to_string(arity.min)
-                                                       : std::to_string(arity.min) + " to " + std::to_string(*arity.max);
-  throw InputError("trace: " + op.name + " takes " + wanted + " Tensor argument" + (wanted == "1" ? "" : "s") +
-                   (names.empty() ? "" : " (" + names + ")") + " but " + std::to_string(given) +
-                   " were given; pass one --tensor or --keyset per Tensor argument, in order");
-}
 
 // The one operator OP names (a bare name is its unnamed overload when there is one).
 const Operator& traced_operator(const Registry& reg, const std::string& op,

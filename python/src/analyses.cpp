@@ -23,6 +23,7 @@
 #include "render/trace_render.h"
 #include "report/coverage.h"
 #include "table/table.h"
+#include "trace/tensor_count.h"
 #include "trace/trace.h"
 #include "util/errors.h"
 #include "util/file_io.h"
@@ -92,23 +93,6 @@ py::object query(LoadedRegistry& loaded, const QueryArgs& a) {
   std::optional<QueryOutcomes> counts;
   if (q.count_outcomes) counts = QueryOutcomes{*q.key, query_outcome_counts(reg, q)};
   return json_text_to_python(query_json_text(reg, found, left_out, counts));
-}
-
-// A call passes as many tensors as its schema takes (app/trace.cpp's check, same message).
-void check_tensor_count(const Operator& op, size_t given) {
-  if (!op.schema) return;
-  auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
-  if (!schema) return;
-  const TensorArity arity = tensor_arity(*schema);
-  if (given >= arity.min && (!arity.max || given <= *arity.max)) return;
-  const std::string names = join(arity.names);
-  const std::string wanted = !arity.max ? "at least " + std::to_string(arity.min)
-                             : arity.min == *arity.max ? std::to_string(arity.min)
-                                                       : std::to_string(arity.min) + " to " + std::to_string(*arity.max);
-  throw InputError("trace: " + std::string(op.name) + " takes " + wanted + " Tensor argument" +
-                   (wanted == "1" ? "" : "s") + (names.empty() ? "" : " (" + names + ")") + " but " +
-                   std::to_string(given) + " were given; pass one --tensor or --keyset per Tensor argument, in order");
 }
 
 py::object trace(LoadedRegistry& loaded, const std::string& op, const CallOptions& call) {
