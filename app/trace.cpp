@@ -9,7 +9,6 @@
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
 #include "trace/call_list.h"
-#include "trace/tensor_count.h"
 #include "trace/trace.h"
 #include "util/file_io.h"
 #include "util/errors.h"
@@ -28,8 +27,10 @@ constexpr const char* k_footer = R"(Examples:
   dispatchctl trace aten::sin --keyset CPU,Functionalize,AutogradCPU
   dispatchctl trace my::op -m NEWEST_BUILTIN -m my_backend.json --tensor privateuse1
 
-One --tensor or --keyset per Tensor argument of the schema, in order (a
-Tensor? may be left out, a Tensor[] takes any number; otherwise exit 2).
+One --tensor or --keyset per Tensor argument of the schema, in the command
+line's order (a Tensor? may be left out: the ones given are the first ones; a
+Tensor[] takes any number, several Tensor[] as many each; a count that fits no
+reading, or more than one, is exit 2).
 Presets (--tensor, in argument order; the release's real key sets): cpu, meta,
 cuda, xla, mps, privateuse1, sparse_cpu, sparse_csr_cpu, quantized_cpu,
 mkldnn_cpu, nested_cpu. Modifiers: :conj, :neg, :zerotensor, :inference (made
@@ -95,7 +96,6 @@ struct TraceCommand {
     auto [reg, selected] = load_and_select(registry.request(), {op});
     const Operator& target = traced_operator(*reg, op, selected);
     const CallSetup setup = make_call_setup(reg->catalogue(), call);
-    check_tensor_count(target, call.tensors.size() + call.keysets.size());
     const Trace trace = trace_call(*reg, target, setup);
     TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
     // As show and has-kernel: rows of a backend a CPU-only build lacks, a predicted registry.
@@ -139,7 +139,6 @@ struct TraceCommand {
       try {
         const Operator& target = traced_operator(*reg, r.op, select_operators(*reg, {r.op}));
         const CallSetup setup = make_call_setup(reg->catalogue(), r.options);
-        check_tensor_count(target, r.options.tensors.size() + r.options.keysets.size());
         const Trace trace = trace_call(*reg, target, setup);
         auto doc = trace_json(*reg, trace, {false, setup.tls_steps, output_width()});
         const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), keys_ran_at(trace));
@@ -173,10 +172,10 @@ void setup_trace(CLI::App& app, int& exit_code) {
   sub->footer(footer);
   sub->add_option("OP", command->op, "Operator overload, e.g. aten::add.Tensor (not with --calls)");
   add_registry_options(sub, command->registry);
-  sub->add_option("-t,--tensor", command->call.tensors,
+  CLI::Option* tensor = sub->add_option("-t,--tensor", command->call.tensors,
                   "A tensor argument: PRESET[:MODIFIER...] (repeatable, argument order)")
       ->type_name("PRESET");
-  sub->add_option("--keyset", command->call.keysets,
+  CLI::Option* keyset = sub->add_option("--keyset", command->call.keysets,
                   "A tensor argument given by its keys, K1,K2,... (repeatable)")
       ->type_name("K1,K2");
   sub->add_option("--autocast", command->call.autocast,
@@ -195,8 +194,12 @@ void setup_trace(CLI::App& app, int& exit_code) {
                   "per line (JSON Lines)")
       ->type_name("FILE");
   CLI::Option* format = add_format_option(sub, command->format, {"text", "json"});
-  sub->callback([command, format, &exit_code] {
+  sub->callback([command, format, sub, tensor, keyset, &exit_code] {
     command->format_given = format->count() > 0;
+    // --tensor and --keyset tensors are the arguments in the command line's order.
+    for (const CLI::Option* given : sub->parse_order())
+      if (given == tensor || given == keyset)
+        command->call.order.push_back(given == tensor ? CallOptions::Form::Preset : CallOptions::Form::Keyset);
     exit_code = command->run();
   });
 }

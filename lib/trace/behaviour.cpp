@@ -187,10 +187,10 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
                           ") raises its own error first (its code decides)";
     else if (generated && facts.grad_mode && facts.any_requires_grad)
       b.may_raise_first =
-          is_out_operator(op) && registry.out_grad_checks_known()
+          facts.binding.out_operator && registry.out_grad_checks_known()
               ? "the generated autograd kernel of " + op.name + " may raise its own error first (the release's "
                     "derivatives.yaml gives it no out= check that these arguments fail)"
-          : is_out_operator(op)
+          : facts.binding.out_operator
               ? "the generated autograd kernel of " + op.name + " first refuses the inputs that require grad (\"" +
                     out_requires_grad_error(op.name) + "\"), as it does when the operator is differentiable "
                     "(torchgen's derivatives.yaml, which this registry does not carry)"

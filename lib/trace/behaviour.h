@@ -10,6 +10,7 @@
 #include <string>
 
 #include "live/live_table.h"
+#include "trace/bind_arguments.h"
 #include "trace/trace.h"
 
 namespace dispatchctl {
@@ -44,6 +45,7 @@ struct CallFacts {
   bool writes_inference_tensor = false;  // a written argument is an inference tensor, outside inference mode
   bool writes_leaf = false;              // a written argument (in place or out=) is a leaf that requires grad
   std::vector<bool> requires_grad;       // per tensor argument, in the call's order
+  TensorBinding binding;                 // which schema argument each tensor is
 };
 
 // `facts.self_leaf_requires_grad`: generated in-place autograd kernels refuse

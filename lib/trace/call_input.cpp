@@ -1,6 +1,7 @@
 #include "trace/call_input.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "registry/key_lookup.h"
 #include "util/errors.h"
@@ -83,8 +84,21 @@ TensorArg keyset_tensor(const Catalogue& cat, const std::string& list) {
 CallSetup make_call_setup(const Catalogue& cat, const CallOptions& options) {
   const ReleaseSpec& spec = cat.spec();
   CallSetup setup;
-  for (const auto& t : options.tensors) setup.arguments.push_back(preset_tensor(cat, t));
-  for (const auto& k : options.keysets) setup.arguments.push_back(keyset_tensor(cat, k));
+  std::vector<CallOptions::Form> order = options.order;
+  if (order.empty()) {
+    order.assign(options.tensors.size(), CallOptions::Form::Preset);
+    order.insert(order.end(), options.keysets.size(), CallOptions::Form::Keyset);
+  }
+  std::size_t preset = 0, keyset = 0;
+  for (const CallOptions::Form form : order) {
+    const bool is_preset = form == CallOptions::Form::Preset;
+    if (is_preset ? preset >= options.tensors.size() : keyset >= options.keysets.size())
+      throw std::logic_error("CallOptions::order names more tensors than it holds");
+    setup.arguments.push_back(is_preset ? preset_tensor(cat, options.tensors[preset++])
+                                        : keyset_tensor(cat, options.keysets[keyset++]));
+  }
+  if (preset != options.tensors.size() || keyset != options.keysets.size())
+    throw std::logic_error("CallOptions::order leaves tensors out");
 
   setup.tls_included = set_of_names(cat, spec.default_tls_included);
   setup.tls_excluded = set_of_names(cat, spec.default_tls_excluded);

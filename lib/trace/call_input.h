@@ -15,6 +15,10 @@ namespace dispatchctl {
 struct CallOptions {
   std::vector<std::string> tensors;   // presets: cpu, meta, cpu:conj:requires_grad …
   std::vector<std::string> keysets;   // K1,K2,… (one argument each)
+  // Which of the two each tensor argument is, in argument order (the command
+  // line's order of --tensor and --keyset); empty: the presets, then the key sets.
+  enum class Form : char { Preset, Keyset };
+  std::vector<Form> order;
   std::vector<std::string> autocast;  // devices: cpu, cuda …
   bool inference_mode = false;
   bool no_grad = false;

@@ -4,7 +4,8 @@
 //   {"operator": "aten::add_.Tensor", "tensors": ["cpu:leaf", "cpu"],
 //    "keysets": [], "autocast": ["cpu"], "inference_mode": false,
 //    "no_grad": true, "tls_include": [], "tls_exclude": []}
-// Only "operator" is required; blank lines are skipped.
+// Only "operator" is required; blank lines are skipped. A call's "keysets"
+// are its tensor arguments after its "tensors".
 #pragma once
 
 #include <string>

@@ -1,8 +1,5 @@
 #include "trace/generated_kernels.h"
 
-#include <variant>
-
-#include "registry/schema_parser.h"
 #include "table/torch_messages.h"
 
 namespace dispatchctl {
@@ -55,37 +52,6 @@ bool is_inplace_operator(std::string_view name) {
   return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
 }
 
-std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given) {
-  std::vector<bool> written;
-  if (!op.schema) return written;
-  const auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
-  if (!schema) return written;
-  std::size_t single = 0;
-  for (const auto& a : schema->arguments) single += a.type.tensor_like() && !a.type.tensor_list();
-  const std::size_t in_lists = given > single ? given - single : 0;
-  for (const auto& a : schema->arguments) {
-    if (!a.type.tensor_like()) continue;
-    const bool writes = !a.alias.empty() && a.alias.back() == '!';
-    written.insert(written.end(), a.type.tensor_list() ? in_lists : 1, writes);
-  }
-  return written;
-}
-
-std::vector<std::string> tensor_argument_names(const Operator& op, std::size_t given) {
-  std::vector<std::string> names;
-  if (!op.schema) return names;
-  const auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
-  if (!schema) return names;
-  std::size_t single = 0;
-  for (const auto& a : schema->arguments) single += a.type.tensor_like() && !a.type.tensor_list();
-  const std::size_t in_lists = given > single ? given - single : 0;
-  for (const auto& a : schema->arguments)
-    if (a.type.tensor_like()) names.insert(names.end(), a.type.tensor_list() ? in_lists : 1, a.name);
-  return names;
-}
-
 namespace {
 
 // Whether a tensor of the call named in the comma-separated `names` requires grad.
@@ -110,7 +76,7 @@ std::optional<Behaviour> out_grad_refusal(const Registry& registry, const Operat
   if (!facts.grad_mode || !row.kernel || !is_generated_autograd_kernel(row)) return std::nullopt;
   const OutGradCheck* check = registry.out_grad_check(*row.kernel);
   if (!check) return std::nullopt;
-  const std::vector<std::string> names = tensor_argument_names(op, facts.requires_grad.size());
+  const std::vector<std::string>& names = facts.binding.names;
   const bool input = named_tensor_requires_grad(names, facts.requires_grad, check->inputs);
   if (!input && !named_tensor_requires_grad(names, facts.requires_grad, check->outputs)) return std::nullopt;
   Behaviour b;
@@ -124,16 +90,6 @@ std::optional<Behaviour> out_grad_refusal(const Registry& registry, const Operat
            " that requires grad (compute_requires_grad, then throw_error_out_requires_grad)";
   b.assumed = "torchgen's generated autograd kernels of out= operators (gen_variable_type: requires_derivative)";
   return b;
-}
-
-bool is_out_operator(const Operator& op) {
-  if (!op.schema) return false;
-  const auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
-  if (!schema) return false;
-  for (const auto& a : schema->arguments)
-    if (a.kwarg_only && a.type.tensor_like() && !a.alias.empty() && a.alias.back() == '!') return true;
-  return false;
 }
 
 bool is_generated_autograd_kernel(const Row& row) {

@@ -22,15 +22,6 @@ std::optional<Behaviour> generated_composite_behaviour(const Registry& registry,
 // as __iadd__), whose generated autograd kernel checks a leaf in place.
 bool is_inplace_operator(std::string_view name);
 
-// Per tensor of a call passing `given` tensors (trace's --tensor order: a
-// Tensor[] argument takes the tensors the other arguments leave): whether the
-// operator writes it (an `(a!)` annotation). Empty without a schema.
-std::vector<bool> written_tensor_arguments(const Operator& op, std::size_t given);
-
-// Per tensor of a call passing `given` tensors (the order above): the name of
-// its schema argument. Empty without a schema.
-std::vector<std::string> tensor_argument_names(const Operator& op, std::size_t given);
-
 // The generated autograd kernel at `row` of an out= operator whose check the
 // registry knows (Registry::out_grad_check, from the release's derivatives.yaml):
 // in grad mode it refuses a differentiable input, then an out= argument, that
@@ -38,10 +29,6 @@ std::vector<std::string> tensor_argument_names(const Operator& op, std::size_t g
 // when the check is not known or passes.
 std::optional<Behaviour> out_grad_refusal(const Registry& registry, const Operator& op, const Row& row,
                                           const CallFacts& facts);
-
-// An out= operator (torchgen's SchemaKind.out): it writes a keyword-only
-// tensor argument (`*, Tensor(a!) out`).
-bool is_out_operator(const Operator& op);
 
 // Whether `row` runs torchgen's generated autograd kernel (VariableType_N.cpp),
 // not a hand-written one (VariableTypeManual.cpp) or a fallback.

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "trace/behaviour.h"
+#include "trace/bind_arguments.h"
 #include "trace/generated_kernels.h"
 #include "trace/recorded_calls.h"
 
@@ -48,16 +49,9 @@ KeySetComputation compute_key_set(const Catalogue& cat, const LiveTable& live, s
   return c;
 }
 
-// Whether the call writes an inference tensor outside inference mode.
-bool writes_inference_tensor(const Operator& op, const std::vector<TensorArg>& args, bool inference_mode) {
-  if (inference_mode) return false;
-  const std::vector<bool> written = written_tensor_arguments(op, args.size());
-  for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
-    if (written[i] && args[i].inference) return true;
-  return false;
-}
-
-CallFacts facts_of(const Operator& op, const std::vector<TensorArg>& args, const CallSetup& setup) {
+// What the kernels check about the call beyond its key set, once per call
+// (the tensors' binding to the operator's schema decides which are written).
+CallFacts facts_of(TensorBinding binding, const std::vector<TensorArg>& args, const CallSetup& setup) {
   CallFacts facts;
   facts.grad_mode = setup.grad_mode;
   facts.self_leaf_requires_grad = !args.empty() && args[0].leaf;
@@ -65,10 +59,12 @@ CallFacts facts_of(const Operator& op, const std::vector<TensorArg>& args, const
     facts.any_requires_grad = facts.any_requires_grad || a.requires_grad;
     facts.requires_grad.push_back(a.requires_grad);
   }
-  facts.writes_inference_tensor = writes_inference_tensor(op, args, setup.inference_mode);
-  const std::vector<bool> written = written_tensor_arguments(op, args.size());
-  for (std::size_t i = 0; i < written.size() && i < args.size(); ++i)
-    facts.writes_leaf = facts.writes_leaf || (written[i] && args[i].leaf);
+  for (std::size_t i = 0; i < binding.written.size() && i < args.size(); ++i) {
+    if (!binding.written[i]) continue;
+    facts.writes_leaf = facts.writes_leaf || args[i].leaf;
+    facts.writes_inference_tensor = facts.writes_inference_tensor || (args[i].inference && !setup.inference_mode);
+  }
+  facts.binding = std::move(binding);
   return facts;
 }
 
@@ -121,6 +117,10 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
   // first (a meta function, a backward set-up, an autocast cast): the first one.
   std::string caveat;
   std::optional<PendingRaise> pending;
+  // The caller's tensors bound to the schema (refused when they cannot be);
+  // the tensors a kernel passes on to another operator are bound to its.
+  CallFacts facts = facts_of(depth == 0 ? bind_tensor_arguments(op, args.size()) : bind_passed_tensors(op, args.size()),
+                             args, setup);
   // Every fresh call runs under one more guard and every redispatch drops
   // the current functionality, so these bounds are never reached in practice.
   for (int call = 0; call < 64; ++call) {
@@ -128,6 +128,7 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
     const LiveTable& live_now = *current_live;
     trace.calls.push_back(compute_key_set(cat, live_now, op_now.name, reason, args, included, excluded));
     KeySet ks = trace.calls.back().dispatch;
+    bool calls_again = false;
     for (int step = 0; step < 256; ++step) {
       const int slot = cat.table_index(ks);
       Hop hop;
@@ -139,7 +140,7 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
       hop.received = ks;
       hop.tls_included = included;
       hop.tls_excluded = excluded;
-      Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts_of(op_now, args, setup));
+      Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts);
       if (b.action == HopAction::Return && b.kernel_decides && !b.declared && dense_tensors(registry, args)) {
         // A hand-written composite whose calls the release's recording knows.
         const TraceCallee trace_callee = [&](const Operator& callee) -> std::optional<Trace> {
@@ -207,6 +208,7 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
         const Hop& from = trace.hops.back();
         reason = "fresh call from " + cat.name(from.row.key) + " (under " + from.guard.name + ": TLS excluded adds " +
                  from.guard.keys + ")";
+        calls_again = true;
         break;
       }
       if (action == HopAction::CallOperator) {
@@ -220,6 +222,8 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
         const bool generated = from.row.kernel && registry.generated_call(*from.row.kernel);
         reason = "call of " + from.callee + " by " + op_now.name + (generated ? "'s generated composite at " : "'s composite at ") +
                  cat.name(from.row.key);
+        facts = facts_of(bind_passed_tensors(*current, args.size()), args, setup);
+        calls_again = true;
         break;
       }
       trace.outcome = action == HopAction::Return  ? Trace::Outcome::Completed
@@ -248,6 +252,9 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
       if (trace.outcome == Trace::Outcome::Raised) trace.error_caveat = caveat;
       return trace;
     }
+    // A call that neither ended nor called again within the bound: failing
+    // here, not starting the same call over.
+    if (!calls_again) throw std::logic_error("trace of " + op.name + " did not terminate within a call");
   }
   throw std::logic_error("trace of " + op.name + " did not terminate");
 }

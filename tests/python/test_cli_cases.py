@@ -52,6 +52,10 @@ def translate(case, here):
                                                                          "--list-checks") for a in args):
         return None
     command, rest = args[0], args[1:]
+    # The API takes a call's tensors, then its key sets: a --keyset before a --tensor has no API form.
+    tensor_at = [i for i, a in enumerate(rest) if a in ("--tensor", "-t")]
+    if command == "trace" and "--keyset" in rest and tensor_at and rest.index("--keyset") < tensor_at[-1]:
+        return None
     positional, keywords = [], {"sources": []}
     i = 0
     while i < len(rest):
