@@ -11,7 +11,11 @@ A case runs `dispatchctl ARGS...` (after optional setup) and checks:
   no_stdout = [RE...]         no line of stdout matches
   stderr_lines = N            stderr has exactly N lines
   json = true                 stdout is one JSON document
-  json_equals = {"a.b" = V}   the JSON value at a dotted path equals V
+  json_lines = true           stdout is JSON Lines: the document is the list of its lines' values
+  json_equals = {"a.b" = V}   the JSON value at a dotted path equals V (as JSON: 1 == 1.0, key order
+                              aside); a step `*` is any element of a list (some element must hold)
+  json_matches = {"a.b" = RE} the string at a dotted path matches RE (re.search)
+  json_count = {"a.b" = N}    the list at a dotted path has N elements ("" is the document)
   stdout_equals = FILE        stdout is byte-identical to FILE (gunzipped if .gz)
   absent = [GLOB...]          no file matches afterwards
   timeout = SECONDS           the command must finish in time (default 120)
@@ -36,6 +40,7 @@ import tempfile
 import tomllib
 
 KNOWN = {"name", "run", "exit", "stdout", "stderr", "output", "no_stdout", "stderr_lines", "json", "json_equals",
+         "json_lines", "json_matches", "json_count",
          "stdout_equals", "absent", "timeout", "setup", "setup_sh", "cwd", "env", "max_columns",
          "stdout_to", "stdin"}
 
@@ -57,6 +62,54 @@ def main():
         sys.exit(f"run.py: case {a.name}: unknown fields {sorted(unknown)} or no run/exit")
     with tempfile.TemporaryDirectory() as tmp:
         sys.exit(run_case(case, a.dispatchctl, pathlib.Path(a.root), pathlib.Path(a.case_file).parent, tmp))
+
+
+def values_at(doc, path):
+    """Every value a dotted path reaches: `*` steps into each element of a list."""
+    values = [doc]
+    for step in path.split("."):
+        reached = []
+        for value in values:
+            if isinstance(value, list):
+                reached += value if step == "*" else [value[int(step)]] if -len(value) <= int(step) < len(value) else []
+            elif isinstance(value, dict) and step in value:
+                reached.append(value[step])
+        values = reached
+    return values
+
+
+def same_json(a, b):
+    """JSON equality: numbers by value (1 == 1.0), but true is not 1, and lists and objects element-wise."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def check_json(case, out):
+    """What the case's json_* fields say about stdout, compared as JSON values."""
+    problems = []
+    try:
+        doc = [json.loads(line) for line in out.splitlines()] if case.get("json_lines") else json.loads(out)
+    except ValueError as e:
+        return [f"stdout is not {'JSON Lines' if case.get('json_lines') else 'one JSON document'}: {e!r}"]
+    for path, want in case.get("json_equals", {}).items():
+        values = values_at(doc, path)
+        if not any(same_json(v, want) for v in values):
+            problems.append(f"JSON {path} is {values[:3]!r}{' ...' if len(values) > 3 else ''}, expected {want!r}")
+    for path, count in case.get("json_count", {}).items():
+        values = values_at(doc, path) if path else [doc]
+        if not any(isinstance(v, list) and len(v) == count for v in values):
+            problems.append(f"JSON {path or 'document'} has {[len(v) for v in values if isinstance(v, list)]} "
+                            f"elements, expected {count}")
+    for path, pattern in case.get("json_matches", {}).items():
+        values = values_at(doc, path)
+        if not any(isinstance(v, str) and re.search(pattern, v) for v in values):
+            problems.append(f"JSON {path} is {values[:3]!r}, expected a string matching /{pattern}/")
+    return problems
 
 
 def run_case(case, dispatchctl, root, here, tmp):
@@ -105,17 +158,8 @@ def run_case(case, dispatchctl, root, here, tmp):
             problems.append(f"stdout has /{pattern}/")
     if "stderr_lines" in case and len(err.splitlines()) != case["stderr_lines"]:
         problems.append(f"stderr has {len(err.splitlines())} lines, expected {case['stderr_lines']}")
-    if case.get("json") or "json_equals" in case:
-        try:
-            doc = json.loads(out)
-            for path, want in case.get("json_equals", {}).items():
-                value = doc
-                for step in path.split("."):
-                    value = value[int(step)] if isinstance(value, list) else value[step]
-                if value != want:
-                    problems.append(f"JSON {path} is {value!r}, expected {want!r}")
-        except (ValueError, KeyError, IndexError, TypeError) as e:
-            problems.append(f"stdout is not the JSON expected: {e!r}")
+    if case.get("json") or case.get("json_lines") or set(case) & {"json_equals", "json_matches", "json_count"}:
+        problems += check_json(case, out)
     if "stdout_equals" in case:
         path = expand(case["stdout_equals"])
         want = gzip.open(path).read() if path.endswith(".gz") else pathlib.Path(path).read_bytes()
