@@ -1,8 +1,6 @@
 #include "check/load.h"
 #include "builtin/builtin_catalogues.h"
 
-#include <cctype>
-#include <limits>
 #include <map>
 #include <optional>
 
@@ -14,7 +12,6 @@
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/json_locate.h"
-#include "util/parse_number.h"
 
 namespace dispatchctl {
 namespace {
@@ -34,32 +31,23 @@ bool names_a_file(const std::string& source) {
   }
 }
 
-// An InputError of the loader reads "SOURCE: /pointer: what",
-// "SOURCE:LINE:COL: what" or "SOURCE: what"; take the place apart.
-Finding load_error(const std::string& source, const std::string& message) {
+// A load error as a finding: the place the loader's InputError carries, or
+// only the source when it names none or another file.
+Finding load_error(const std::string& source, const InputError& e) {
   Finding f;
   f.rule = "load-error";
   f.location.file = source;
-  std::string rest = message;
-  if (rest.rfind(source + ":", 0) == 0) rest = rest.substr(source.size() + 1);
-  if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) {
-    size_t a = rest.find(':'), b = a == std::string::npos ? a : rest.find(':', a + 1);
-    if (b != std::string::npos) {
-      const std::string_view text = rest;
-      f.location.line = parse_integer<int>(text.substr(0, a), 0, std::numeric_limits<int>::max()).value_or(0);
-      f.location.column =
-          parse_integer<int>(text.substr(a + 1, b - a - 1), 0, std::numeric_limits<int>::max()).value_or(0);
-      rest = rest.substr(b + 1);
-    }
-  } else if (rest.rfind(" /", 0) == 0) {
-    const size_t end = rest.find(": ", 1);
-    if (end != std::string::npos) {
-      f.location.pointer = rest.substr(1, end - 1);
-      rest = rest.substr(end + 1);
-    }
+  const auto& where = e.location();
+  if (!where || where->file != source) {
+    f.message = e.what();  // a place in another file (a profile) is part of what is wrong
+    return f;
   }
-  while (!rest.empty() && rest[0] == ' ') rest.erase(0, 1);
-  f.message = rest;
+  f.message = e.detail();
+  f.location.line = where->line;
+  f.location.column = where->column;
+  // With a position, the pointer stays part of the message, as the one line reads.
+  if (where->line > 0 && !where->pointer.empty()) f.message = where->pointer + ": " + f.message;
+  else f.location.pointer = where->pointer;
   return f;
 }
 
@@ -106,7 +94,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
       manifest = read_manifest(read_input_file(source), source,
                                {builtin_releases(), out.registry ? &out.registry->catalogue() : nullptr});
     } catch (const InputError& e) {
-      out.findings.push_back(load_error(source, e.what()));
+      out.findings.push_back(load_error(source, e));
       out.not_loaded.push_back(specs[i].text);
       continue;
     }
@@ -128,7 +116,7 @@ CheckLoad load_for_check(const std::vector<std::string>& sources, LoadRequest::L
       else out.manifest_files.push_back(source);  // even if it loads only in part
       apply_manifest(*out.registry, std::move(*manifest));
     } catch (const InputError& e) {
-      out.findings.push_back(load_error(source, e.what()));
+      out.findings.push_back(load_error(source, e));
       out.not_loaded.push_back(specs[i].text);
     }
   }

@@ -88,7 +88,7 @@ void Catalogue::lay_out_enum() {
   }
   for (Key k = 0; k < names_.size() && k < spec.enum_names.size(); ++k)
     if (names_[k] != spec.enum_names[k])
-      throw InputError(std::string(spec.source) + ": /enum/" + std::to_string(k) + ": '" +
+      throw InputError({std::string(spec.source), "/enum/" + std::to_string(k)}, "'" +
                        std::string(spec.enum_names[k]) + "' where c10's layout gives '" + names_[k] +
                        "'; the enum and runtime_key_order disagree");
   by_name_.reserve(names_.size());
@@ -160,7 +160,7 @@ void Catalogue::read_reported_sets() {
 Key Catalogue::runtime_key_named(std::string_view name, const char* field) const {
   const auto k = find(name);
   if (!k || !is_runtime(*k))
-    throw InputError(std::string(spec_->source) + ": /" + field + ": '" + std::string(name) +
+    throw InputError({std::string(spec_->source), "/" + std::string(field)}, "'" + std::string(name) +
                      "' is not a runtime key of this release");
   return *k;
 }

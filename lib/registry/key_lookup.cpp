@@ -20,11 +20,11 @@ std::string releases_having(const Catalogue& cat, std::string_view name, const K
 
 }  // namespace
 
-Key require_key(const Catalogue& cat, std::string_view name, const std::string& where,
-                const KnownReleases* releases) {
-  if (auto k = cat.find(name)) return *k;
-  std::string message = where + ": '" + std::string(name) + "' is not a dispatch key of PyTorch " +
-                        std::string(cat.version());
+namespace {
+
+// What is wrong with an unknown key name, with its fix.
+std::string unknown_key(const Catalogue& cat, std::string_view name, const KnownReleases* releases) {
+  std::string message = "'" + std::string(name) + "' is not a dispatch key of PyTorch " + std::string(cat.version());
   const std::string elsewhere = releases ? releases_having(cat, name, *releases) : "";
   if (!elsewhere.empty()) {
     message += ": it exists in PyTorch " + elsewhere + ", not in " + std::string(cat.version()) +
@@ -35,7 +35,21 @@ Key require_key(const Catalogue& cat, std::string_view name, const std::string& 
     message += "; run 'dispatchctl keys --torch-version " + std::string(cat.version()) +
                "' for the list";
   }
-  throw InputError(message);
+  return message;
+}
+
+}  // namespace
+
+Key require_key(const Catalogue& cat, std::string_view name, const std::string& where,
+                const KnownReleases* releases) {
+  if (auto k = cat.find(name)) return *k;
+  throw InputError(where + ": " + unknown_key(cat, name, releases));
+}
+
+Key require_key(const Catalogue& cat, std::string_view name, const InputLocation& where,
+                const KnownReleases* releases) {
+  if (auto k = cat.find(name)) return *k;
+  throw InputError(where, unknown_key(cat, name, releases));
 }
 
 Key require_runtime_key(const Catalogue& cat, std::string_view name, const std::string& where,

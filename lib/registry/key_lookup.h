@@ -7,6 +7,7 @@
 
 #include "keys/catalogue.h"
 #include "keys/known_releases.h"
+#include "util/errors.h"
 
 namespace dispatchctl {
 
@@ -16,6 +17,9 @@ namespace dispatchctl {
 // release says so ("exists in PyTorch 2.14, not in 1.13") instead of
 // suggesting a neighbour of this release's.
 Key require_key(const Catalogue& cat, std::string_view name, const std::string& where,
+                const KnownReleases* releases = nullptr);
+// The same for a name read from a file: the error keeps its place apart.
+Key require_key(const Catalogue& cat, std::string_view name, const InputLocation& where,
                 const KnownReleases* releases = nullptr);
 // A runtime key (a table row): what fallbacks and row queries take.
 Key require_runtime_key(const Catalogue& cat, std::string_view name, const std::string& where,

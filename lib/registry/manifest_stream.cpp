@@ -93,7 +93,7 @@ class ManifestSax {
 
   // nlohmann's DOM parser recurses per level: the same bound as parse_json_or_throw.
   void check_depth() const {
-    if (frames_.size() > static_cast<size_t>(k_max_json_depth)) throw InputError(json_too_deep_message(source_));
+    if (frames_.size() > static_cast<size_t>(k_max_json_depth)) throw json_too_deep(source_);
   }
 
   // Where the next value goes, or nullptr when it is a whole operator.
@@ -209,8 +209,8 @@ struct BlockIterator {
 };
 
 StreamedManifest finish(ManifestSax& sax, bool parsed, std::string_view text, const std::string& source) {
-  if (!parsed) throw InputError(json_error_message(sax.error_id_, sax.error_what_, sax.error_byte_, text, source));
-  if (!sax.duplicate_.empty()) throw InputError(json_duplicate_key_message(source, sax.duplicate_));
+  if (!parsed) throw json_error(sax.error_id_, sax.error_what_, sax.error_byte_, text, source);
+  if (!sax.duplicate_.empty()) throw json_duplicate_key(source, sax.duplicate_);
   return {std::move(sax.top_), text.size()};
 }
 

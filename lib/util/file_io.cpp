@@ -29,7 +29,7 @@ bool is_gzip(std::string_view data) {
 
 std::string gunzip(std::string_view data, const std::string& name) {
   z_stream stream{};
-  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw InputError(name + ": cannot start gzip decoder");
+  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) throw InputError({name}, "cannot start gzip decoder");
   stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   stream.avail_in = static_cast<uInt>(data.size());
   std::string out;
@@ -43,7 +43,7 @@ std::string gunzip(std::string_view data, const std::string& name) {
     if (stream.total_out >= out.size()) {
       if (out.size() > k_max_inflated) {
         inflateEnd(&stream);
-        throw InputError(name + ": gzip data inflates to more than 512 MiB; refusing it (a gzip bomb?)");
+        throw InputError({name}, "gzip data inflates to more than 512 MiB; refusing it (a gzip bomb?)");
       }
       out.resize(std::min(out.size() * 2, k_max_inflated + 1));
     }
@@ -57,7 +57,7 @@ std::string gunzip(std::string_view data, const std::string& name) {
   out.resize(stream.total_out);
   inflateEnd(&stream);
   if (!complete)
-    throw InputError(name + ": corrupt or truncated gzip data; re-create the file with gzip");
+    throw InputError({name}, "corrupt or truncated gzip data; re-create the file with gzip");
   return out;
 }
 
@@ -78,7 +78,7 @@ std::string read_unseekable_once(const std::string& path) {
   const std::lock_guard lock(mutex);
   if (auto it = read_before.find(path); it != read_before.end()) return it->second;
   std::ifstream in(system_path(path), std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno) + "; check the path");
+  if (!in) throw InputError({path}, std::string("cannot open: ") + std::strerror(errno) + "; check the path");
   return read_before.emplace(path, read_whole(in)).first->second;
 }
 
@@ -100,9 +100,9 @@ bool is_seekable_input(const std::string& path) {
 std::ifstream open_input_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw InputError(path + ": is a directory; give a file");
+    throw InputError({path}, "is a directory; give a file");
   std::ifstream in(system_path(path), std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open: " + std::strerror(errno) + "; check the path");
+  if (!in) throw InputError({path}, std::string("cannot open: ") + std::strerror(errno) + "; check the path");
   return in;
 }
 
@@ -112,7 +112,7 @@ std::string read_input_file(const std::string& path) {
   if (path.rfind("git:", 0) == 0 && !std::filesystem::exists(path, no_such_file)) {
     const GitPath at = *parse_git_path(path, true);
     std::optional<std::string> text = git_show(at.revision, "./" + at.path);
-    if (!text) throw InputError(path + ": no such file at that revision (the path is relative to the current directory)");
+    if (!text) throw InputError({path}, "no such file at that revision (the path is relative to the current directory)");
     if (is_gzip(*text)) return gunzip(*text, path);
     return std::move(*text);
   }
@@ -122,7 +122,7 @@ std::string read_input_file(const std::string& path) {
     data = read_whole(in);
   } else {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory; give a file");
+    if (std::filesystem::is_directory(path, ec)) throw InputError({path}, "is a directory; give a file");
     data = read_unseekable_once(path);
   }
   if (is_gzip(data)) return gunzip(data, path);
@@ -143,11 +143,11 @@ bool write_all(int fd, std::string_view content) {
 // A device or a pipe cannot be replaced by a rename: written as it is.
 void write_in_place(const std::string& path, std::string_view content) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
-  if (fd < 0) throw InputError(path + ": cannot write: " + errno_text());
+  if (fd < 0) throw InputError({path}, "cannot write: " + errno_text());
   bool ok = write_all(fd, content);
   const std::string reason = errno_text();
   ok = (::close(fd) == 0) && ok;
-  if (!ok) throw InputError(path + ": cannot write: " + reason);
+  if (!ok) throw InputError({path}, "cannot write: " + reason);
 }
 
 }  // namespace
@@ -156,10 +156,10 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   struct stat existing {};
   const bool exists = ::stat(path.c_str(), &existing) == 0;
   if (exists && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) return write_in_place(path, content);
-  if (exists && S_ISDIR(existing.st_mode)) throw InputError(path + ": cannot write: it is a folder; give a file name");
+  if (exists && S_ISDIR(existing.st_mode)) throw InputError({path}, "cannot write: it is a folder; give a file name");
   std::string temp = path + ".tmp-XXXXXX";
   const int fd = mkstemp(temp.data());
-  if (fd < 0) throw InputError(path + ": cannot write: " + errno_text());
+  if (fd < 0) throw InputError({path}, "cannot write: " + errno_text());
   // mkstemp makes 0600; the file gets what any other tool would give it.
   const mode_t mode = exists ? existing.st_mode & 07777 : 0666 & ~current_umask();
   bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, content);
@@ -168,23 +168,23 @@ void write_file_atomically(const std::string& path, std::string_view content) {
   if (ok && std::rename(temp.c_str(), path.c_str()) != 0) ok = false, reason = errno_text();
   if (!ok) {
     std::remove(temp.c_str());
-    throw InputError(path + ": cannot write: " + reason);
+    throw InputError({path}, "cannot write: " + reason);
   }
 }
 
 void require_writable_output(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) throw InputError(path + ": cannot write: it is a folder; give a file name");
-    if (::access(path.c_str(), W_OK) != 0) throw InputError(path + ": cannot write: " + errno_text());
+    if (S_ISDIR(st.st_mode)) throw InputError({path}, "cannot write: it is a folder; give a file name");
+    if (::access(path.c_str(), W_OK) != 0) throw InputError({path}, "cannot write: " + errno_text());
     if (!S_ISREG(st.st_mode)) return;  // a device or a pipe: written in place
   }
   const std::string folder = std::filesystem::path(path).parent_path().string();
   const std::string where = folder.empty() ? "." : folder;
   if (::stat(where.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    throw InputError(path + ": cannot write: no folder " + where + "; create it or give another path");
+    throw InputError({path}, "cannot write: no folder " + where + "; create it or give another path");
   if (::access(where.c_str(), W_OK | X_OK) != 0)
-    throw InputError(path + ": cannot write into " + where + ": " + errno_text());
+    throw InputError({path}, "cannot write into " + where + ": " + errno_text());
 }
 
 }  // namespace dispatchctl

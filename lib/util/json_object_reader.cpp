@@ -40,7 +40,7 @@ ObjectReader::ObjectReader(const json& object, std::string source, std::string p
 }
 
 void ObjectReader::fail(const std::string& pointer, const std::string& what) const {
-  throw InputError(source_ + ": " + (pointer.empty() ? "/" : pointer) + ": " + what);
+  throw InputError({source_, pointer.empty() ? "/" : pointer}, what);
 }
 
 const ObjectReader::json* ObjectReader::get(const char* name) const {

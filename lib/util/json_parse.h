@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/errors.h"
+
 namespace dispatchctl {
 
 // Parses JSON, turning syntax errors into "FILE:LINE:COL: invalid JSON: …".
@@ -20,11 +22,10 @@ inline constexpr int k_max_json_depth = 256;
 // Throws for text that is only whitespace, or holds a NUL byte (nlohmann's
 // lexer takes one for the end of input).
 void check_json_text(std::string_view text, const std::string& source);
-// The one-line message of nlohmann's exception (its id and what(): a parse
-// error at byte `byte` of `text`, or a number out of range), as an InputError's text.
-std::string json_error_message(int id, std::string what, size_t byte, std::string_view text,
-                               const std::string& source);
-std::string json_too_deep_message(const std::string& source);
-std::string json_duplicate_key_message(const std::string& source, const std::string& key);
+// nlohmann's exception (its id and what(): a parse error at byte `byte` of
+// `text`, or a number out of range) as an InputError with its place.
+InputError json_error(int id, std::string what, size_t byte, std::string_view text, const std::string& source);
+InputError json_too_deep(const std::string& source);
+InputError json_duplicate_key(const std::string& source, const std::string& key);
 
 }  // namespace dispatchctl
