@@ -1,4 +1,5 @@
 #include "registry/manifest.h"
+#include "registry/manifest_generated_calls.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -48,7 +49,7 @@ const Catalogue& catalogue_of(const ObjectReader& top, const std::string& versio
 
 const std::vector<std::string_view> k_top_fields = {
     "dispatchctl_manifest", "torch_version", "fallbacks", "operators", "description",
-    "release_profile", "recorded", "backend_name", "composite_calls"};
+    "release_profile", "recorded", "backend_name", "composite_calls", "generated_calls"};
 const std::vector<std::string_view> k_operator_fields = {"name", "schema", "debug",
                                                          "alias_analysis", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"key", "kernel", "fallthrough", "signature",
@@ -75,8 +76,15 @@ std::optional<Text> kept(StringPool& strings, const std::optional<std::string>& 
 
 // "generated_call": {"op": "aten::add.out", "kind": "structured_out"}.
 GeneratedCall read_generated_call(const ObjectReader& kernel, StringPool& strings) {
-  const ObjectReader r(*kernel.object("generated_call", true), kernel.source(), kernel.at("generated_call"),
-                       k_generated_call_fields);
+  return read_generated_call_fields(
+      ObjectReader(*kernel.object("generated_call", true), kernel.source(), kernel.at("generated_call"),
+                   k_generated_call_fields),
+      strings);
+}
+
+}  // namespace
+
+GeneratedCall read_generated_call_fields(const ObjectReader& r, StringPool& strings) {
   const std::string op = *r.string("op", true);
   check_operator_name_at(r, r.at("op"), op);
   const std::string kind = *r.string("kind", true);
@@ -88,6 +96,8 @@ GeneratedCall read_generated_call(const ObjectReader& kernel, StringPool& string
   r.fail(r.at("kind"), "'" + kind + "' is not a kind of generated call" + did_you_mean(kind, kinds) +
                            "; expected structured_out, autogen_out or autogen_functional");
 }
+
+namespace {
 
 // One "kernels" element, checked up to its key's resolution (`at` says how far).
 ManifestKernel read_kernel(const ObjectReader& r, StringPool& strings, Problem::At& at, std::string& key) {
@@ -156,7 +166,7 @@ ManifestOperator read_operator(const json& element, size_t index, const std::str
       }
     }
   } catch (const InputError& e) {
-    op.problem = std::make_unique<Problem>(Problem{at, e.what(), std::move(key)});
+    op.problem = std::make_unique<Problem>(Problem{at, e, std::move(key)});
   }
   return op;
 }
@@ -208,7 +218,7 @@ ManifestDocument read_streamed(const std::function<StreamedManifest(const Operat
 void apply_operator(Registry& registry, const ManifestOperator& op, size_t index, const std::string& source,
                     const KnownReleases* known) {
   const Problem* problem = op.problem.get();
-  if (problem && problem->at == Problem::At::Operator) throw InputError(problem->message);
+  if (problem && problem->at == Problem::At::Operator) throw problem->error;
   const std::string pointer = operator_pointer(index);
   if (op.schema) {
     Schema schema;
@@ -221,10 +231,10 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
   } else {
     registry.declare(op.name, Registry::Strings::Keep, op.kernels.size());
   }
-  if (problem && problem->at == Problem::At::AfterDefine) throw InputError(problem->message);
-  const std::string kernels_at = source + ": " + pointer + "/kernels/";
+  if (problem && problem->at == Problem::At::AfterDefine) throw problem->error;
   auto resolve = [&](std::string_view key, size_t i) {
-    return require_key(registry.catalogue(), key, kernels_at + std::to_string(i) + "/key", known);
+    return require_key(registry.catalogue(), key, InputLocation{source, pointer + "/kernels/" + std::to_string(i) + "/key"},
+                       known);
   };
   for (size_t i = 0; i < op.kernels.size(); ++i) {
     const auto& k = op.kernels[i];
@@ -245,7 +255,7 @@ void apply_operator(Registry& registry, const ManifestOperator& op, size_t index
   }
   if (!problem) return;
   if (problem->at == Problem::At::Kernel) (void)resolve(problem->key, op.kernels.size());
-  throw InputError(problem->message);
+  throw problem->error;
 }
 
 // What comes before the operators: the release, the description, the fallbacks.
@@ -289,6 +299,8 @@ void apply_header(Registry& registry, const ManifestDocument& manifest) {
 void apply_trailer(Registry& registry, const json& doc, const std::string& source) {
   if (const json* calls = ObjectReader(doc, source, "", k_top_fields).object("composite_calls", false))
     apply_composite_calls(registry, *calls, source, "/composite_calls");
+  if (const json* calls = ObjectReader(doc, source, "", k_top_fields).array("generated_calls"))
+    apply_generated_calls_section(registry, *calls, source);
 }
 
 template <class Doc>
@@ -374,7 +386,8 @@ std::optional<ManifestDocument> apply_manifest_file_streaming(
     // What may follow "operators" and not change what was applied (an export ends with "recorded").
     for (auto field = std::next(streamed.top.begin(), static_cast<std::ptrdiff_t>(fields_before));
          field != streamed.top.end(); ++field)
-      if (field.key() != "recorded" && field.key() != "description" && field.key() != "composite_calls")
+      if (field.key() != "recorded" && field.key() != "description" && field.key() != "composite_calls" &&
+          field.key() != "generated_calls")
         return std::nullopt;
     m.doc = std::move(streamed.top);
     m.bytes = streamed.bytes;

@@ -15,6 +15,7 @@
 
 #include "keys/known_releases.h"
 #include "registry/registry.h"
+#include "util/errors.h"
 
 namespace dispatchctl {
 
@@ -42,7 +43,7 @@ struct ManifestOperator {
   std::vector<ManifestKernel> kernels;  // those before the first problem
   struct Problem {
     enum class At { Operator, AfterDefine, KernelKey, Kernel } at = At::Operator;
-    std::string message;
+    InputError error;
     std::string key;  // At::Kernel: the key of that registration, resolved first
   };
   std::unique_ptr<Problem> problem;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,14 @@ class Origin {
   std::string pointer() const;
   bool has_pointer() const { return kind_ != Kind::Plain || text_pointer_; }
   int line() const { return kind_ == Kind::Plain ? static_cast<int>(number_) : 0; }
+  // A manifest kernel's entry: its operator's and its own ordinal ("/operators/OP/kernels/KERNEL").
+  struct KernelEntry {
+    std::uint32_t op = 0, kernel = 0;
+  };
+  std::optional<KernelEntry> manifest_kernel_entry() const {
+    if (kind_ != Kind::ManifestKernel) return std::nullopt;
+    return KernelEntry{number_, kernel_};
+  }
   std::string to_string() const;  // file:line or file: pointer or file
 
   struct Interned;  // a file name and a pointer given as text

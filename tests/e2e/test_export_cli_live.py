@@ -76,8 +76,10 @@ def main():
         real_calls = {(c["op"], c["key"], c["calls"], c["kind"]) for c in json.load(f)["calls"]}
     exported_ops = {op["name"] for op in manifest["operators"]}
     real_calls = {c for c in real_calls if c[0] in exported_ops}
-    export_calls = {(op["name"], k["key"], k["generated_call"]["op"], k["generated_call"]["kind"])
-                    for op in manifest["operators"] for k in op.get("kernels", []) if "generated_call" in k}
+    # The export's "generated_calls" section names each kernel by its entry.
+    export_calls = {(manifest["operators"][c["operator"]]["name"],
+                     manifest["operators"][c["operator"]]["kernels"][c["kernel"]]["key"], c["op"], c["kind"])
+                    for c in manifest.get("generated_calls", [])}
     if len(real_calls) < 800 or export_calls != real_calls:
         fail("the export's generated calls differ from real torchgen 1.13.1's: %d not derived, e.g. %s; "
              "%d extra, e.g. %s" % (len(real_calls - export_calls), sorted(real_calls - export_calls)[:3],
