@@ -2,6 +2,7 @@
 #include <bit>
 #include <cstring>
 #include <optional>
+#include <utility>
 
 #include "builtin/pack.h"
 
@@ -14,7 +15,7 @@ static_assert(std::endian::native == std::endian::little, "packs are little-endi
 // an InputError, never a read past the end (tests/fuzz/fuzz_pack.cpp).
 class PackView {
  public:
-  PackView(std::string_view data, const std::string& source) : data_(data), source_(source) {
+  PackView(std::string_view data, std::string source) : data_(data), source_(std::move(source)) {
     if (data.size() < sizeof header_) fail("shorter than its header");
     std::memcpy(&header_, data.data(), sizeof header_);
     if (std::memcmp(header_.magic, k_pack_magic, sizeof header_.magic) != 0) fail("not a dispatchctl pack");
@@ -115,7 +116,7 @@ class PackView {
   }
 
   std::string_view data_;
-  const std::string& source_;
+  std::string source_;  // a copy: the caller's name may not outlive the view
   PackHeader header_{};
   std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, checks_ = 0, composites_ = 0, backward_ = 0,
                 recorded_ = 0, offsets_ = 0, chars_ = 0;

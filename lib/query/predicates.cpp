@@ -136,6 +136,7 @@ void validate_query(const Catalogue& cat, const Query& q) {
   if (!q.key && (row_mode || q.registered))
     throw InputError("--registered, --computed, --tag, --outcome, --works, --fails and --unknown read the row of a key; "
                      "add --key K");
+  if (!q.key && q.count_outcomes) throw InputError("counting the rows by outcome reads the row of a key; add --key K");
   if (q.key && !row_mode && !q.registered && !q.count_outcomes)
     throw InputError("--key " + cat.name(*q.key) +
                      " needs a question: add --registered, --computed, --tag TAG, --outcome NAME, --works, --fails or "
@@ -193,6 +194,19 @@ OutcomeCounts query_outcome_counts(const Registry& registry, const Query& q) {
   for (const Operator* op : ops)
     ++counts[static_cast<int>(classify_followed(registry, *op, live_row(registry, *op, row_key), row_of).outcome)];
   return counts;
+}
+
+QueryAnswer answer_query(const Registry& registry, const Query& q) {
+  QueryAnswer answer;
+  answer.found = run_query(registry, q);
+  if (q.works) {
+    Query python = q;
+    python.works = false;
+    python.unknown = true;
+    answer.python_left_out = run_query(registry, python).size();
+  }
+  if (q.count_outcomes) answer.counts = query_outcome_counts(registry, q);
+  return answer;
 }
 
 }  // namespace dispatchctl

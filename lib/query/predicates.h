@@ -90,4 +90,14 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& qu
 // report and explain --key count for the same key. Needs --key.
 OutcomeCounts query_outcome_counts(const Registry& registry, const Query& query);
 
+// What `query` answers (the CLI and the Python module alike): the matching
+// operators; with --works, how many rows it left out as python kernels (their
+// working is unknown); with count_outcomes, --key's rows by outcome.
+struct QueryAnswer {
+  std::vector<const Operator*> found;
+  std::optional<size_t> python_left_out;
+  std::optional<OutcomeCounts> counts;
+};
+QueryAnswer answer_query(const Registry& registry, const Query& query);
+
 }  // namespace dispatchctl
