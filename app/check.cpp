@@ -29,7 +29,6 @@ struct CheckCommand {
     }
     if (sources.empty())
       throw InputError("check needs at least one MANIFEST (a file or builtin:VERSION)");
-    CheckOptions options;
     std::string config_path = config;
     // Present (even as a broken or looping link): read, so that a config that
     // cannot be read is an error, not silently ignored.
@@ -37,18 +36,9 @@ struct CheckCommand {
     if (config_path.empty() && !no_config && std::filesystem::symlink_status(k_default_config, ec).type() !=
                                                   std::filesystem::file_type::not_found && !ec)
       config_path = k_default_config;
-    if (!config_path.empty()) options = read_check_config(read_input_file(config_path), config_path);
-    options.require.insert(options.require.end(), require.begin(), require.end());
-    const std::vector<std::string> op_patterns = op_patterns_of(opset, ops);
-    options.op_patterns.insert(options.op_patterns.end(), op_patterns.begin(), op_patterns.end());
-    options.ops_from = opset.ops_from;
-    options.opset = opset.opset;
-    options.warnings_as_errors = options.warnings_as_errors || warnings_as_errors;
-    options.include_base = options.include_base || include_base;
-    options.base = base;
-    options.show_existing = show_existing;
-    options.layering = layering;
-    if (show_existing && base.empty()) throw InputError("--show-existing needs --base SOURCE (the sources before the change)");
+    const CheckOptions options = check_options({config_path, require, op_patterns_of(opset, ops), base, opset.ops_from,
+                                                opset.opset, warnings_as_errors, include_base, show_existing,
+                                                layering});
     if (!output.empty() && output != "-") require_writable_output(output);
     CheckResult result = run_check(sources, options);
     for (const auto& note : result.notes) log_note("{}", note);

@@ -136,13 +136,9 @@ void add_layer_options(CLI::App* command, LoadRequest::Layering& layering) {
       // (CLI11's CheckedTransformer would print its internal value table).
       ->transform(CLI::Validator(
           [](std::string& word) -> std::string {
-            static const std::map<std::string, Layering> words = {
-                {"auto", Layering::Auto}, {"builtin", Layering::Builtin}, {"bare", Layering::Bare}};
-            std::string lower = word;
-            std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-            const auto it = words.find(lower);
-            if (it == words.end()) return "'" + word + "' is not auto, builtin or bare";
-            word = std::to_string(static_cast<int>(it->second));
+            const std::optional<Layering> named = layering_named(word);
+            if (!named) return "'" + word + "' is not auto, builtin or bare";
+            word = std::to_string(static_cast<int>(*named));
             return "";
           },
           ""))
@@ -315,14 +311,6 @@ std::string parse_error_text(const CLI::App& app, int argc, char** argv, const s
     if (std::string hint = did_you_mean(word, names); !hint.empty()) return what + hint;
   }
   return what;
-}
-
-BuildBackends build_of(const Registry& registry) {
-  BuildBackends build = build_backends(registry);
-  for (const std::string& source : registry.sources)
-    if (parse_source_spec(source).kind == SourceSpec::Kind::Python) build.exported_from_python = true;
-  build.other_builds = builtin_names_of_build("CUDA");  // what a CPU-only note names
-  return build;
 }
 
 std::string newest_builtin() { return std::string(k_default_registry); }

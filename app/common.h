@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "load/load_registry.h"
+#include "inventory/registry_build.h"
 #include "query/predicates.h"
 #include "registry/registry.h"
 
@@ -30,10 +31,6 @@ std::unique_ptr<Registry> open_registry(const RegistryOptions& options);
 // by one cost 2% of a whole-registry `show` (issue 14). It stays reachable,
 // so leak checkers do not report it.
 void keep_until_exit(std::unique_ptr<Registry> registry);
-
-// build_backends(registry), knowing whether a source was -m python (the
-// CPU-only note then speaks of the exported PyTorch).
-BuildBackends build_of(const Registry& registry);
 
 // The newest and the oldest built-in registry by name ("builtin:2.14.1",
 // "builtin:1.13.1"): help examples are written with these, so they follow

@@ -40,19 +40,14 @@ struct QueryCommand {
       q.registered_at.push_back(require_key(cat, k, "--registered-at", &builtin_releases()));
     for (const auto& k : without) q.without.push_back(require_key(cat, k, "--without", &builtin_releases()));
     q.op_patterns = operator_scope(*reg, opset, ops).patterns;
-    const auto found = run_query(*reg, q);
+    const QueryAnswer answer = answer_query(*reg, q);
+    const auto& found = answer.found;
     // --works leaves out Python kernels (unknown); say how many, so "no" is not read as "none".
-    size_t left_out = 0;
-    if (works) {
-      Query python = q;
-      python.works = false;
-      python.unknown = true;
-      left_out = run_query(*reg, python).size();
-    }
+    const size_t left_out = answer.python_left_out.value_or(0);
     std::optional<QueryOutcomes> counts;
-    if (q.count_outcomes) counts = QueryOutcomes{*q.key, query_outcome_counts(*reg, q)};
+    if (answer.counts) counts = QueryOutcomes{*q.key, *answer.counts};
     const std::string text =
-        json ? query_json_text(*reg, found, works ? std::optional<size_t>(left_out) : std::nullopt, counts)
+        json ? query_json_text(*reg, found, answer.python_left_out, counts)
         : count ? std::to_string(found.size()) + "\n"
                 : query_names_text(found);
     if (write_output(text, output)) log_note("wrote {}", output);

@@ -43,6 +43,20 @@ struct CheckOptions {
 // naming the file, JSON pointer and a fix on anything else.
 CheckOptions read_check_config(std::string_view text, const std::string& source);
 
+// What one check run is given besides its sources (the command line's flags,
+// the Python module's arguments): the config file named (read first, "" for
+// none), then what the flags add to it or set.
+struct CheckFlags {
+  std::string config;
+  std::vector<std::string> require, op_patterns, base;
+  std::string ops_from, opset;
+  bool warnings_as_errors = false, include_base = false, show_existing = false;
+  LoadRequest::Layering layering = LoadRequest::Layering::Auto;
+};
+// InputError for a config that cannot be read and for flags that do not go
+// together (--show-existing without --base).
+CheckOptions check_options(const CheckFlags& flags);
+
 struct CheckResult {
   std::vector<Finding> findings;  // sorted: source order, line, column, rule
   std::string torch_version;

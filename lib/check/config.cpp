@@ -1,6 +1,7 @@
 #include "check/check.h"
 
 #include "util/errors.h"
+#include "util/file_io.h"
 #include "util/json_parse.h"
 #include "util/suggest.h"
 
@@ -62,6 +63,23 @@ CheckOptions read_check_config(std::string_view text, const std::string& source)
   }
   if (!doc.contains("dispatchctl_check"))
     throw InputError(source + ": /: missing required field 'dispatchctl_check' (use 1)");
+  return options;
+}
+
+CheckOptions check_options(const CheckFlags& flags) {
+  CheckOptions options =
+      flags.config.empty() ? CheckOptions{} : read_check_config(read_input_file(flags.config), flags.config);
+  if (flags.show_existing && flags.base.empty())
+    throw InputError("--show-existing needs --base SOURCE (the sources before the change)");
+  options.require.insert(options.require.end(), flags.require.begin(), flags.require.end());
+  options.op_patterns.insert(options.op_patterns.end(), flags.op_patterns.begin(), flags.op_patterns.end());
+  options.ops_from = flags.ops_from;
+  options.opset = flags.opset;
+  options.warnings_as_errors = options.warnings_as_errors || flags.warnings_as_errors;
+  options.include_base = options.include_base || flags.include_base;
+  options.base = flags.base;
+  options.show_existing = flags.show_existing;
+  options.layering = flags.layering;
   return options;
 }
 

@@ -322,4 +322,13 @@ std::unique_ptr<Registry> load_registry(const LoadRequest& request) {
   return registry;
 }
 
+std::optional<LoadRequest::Layering> layering_named(std::string_view word) {
+  std::string lower(word);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (lower == "auto") return LoadRequest::Layering::Auto;
+  if (lower == "builtin") return LoadRequest::Layering::Builtin;
+  if (lower == "bare") return LoadRequest::Layering::Bare;
+  return std::nullopt;
+}
+
 }  // namespace dispatchctl

@@ -38,6 +38,9 @@ struct LoadRequest {
   bool python_recorded = false;
 };
 std::unique_ptr<Registry> load_registry(const LoadRequest& request);
+// "auto", "builtin" or "bare" (any case): --layer's words, and the Python
+// module's layering argument; nullopt for another word.
+std::optional<LoadRequest::Layering> layering_named(std::string_view word);
 // The layering rule alone, for a loader of its own (check's): what goes under
 // `manifest` when it is the first source. `base` is the built-in registry to
 // load first ("" for none); `note` says why, to be shown as a note ("" when

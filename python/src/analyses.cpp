@@ -23,7 +23,6 @@
 #include "render/trace_render.h"
 #include "report/coverage.h"
 #include "table/table.h"
-#include "trace/tensor_count.h"
 #include "trace/trace.h"
 #include "util/errors.h"
 #include "util/file_io.h"
@@ -81,25 +80,16 @@ py::object query(LoadedRegistry& loaded, const QueryArgs& a) {
   for (const auto& k : a.without) q.without.push_back(loaded.key(k, "--without"));
   q.op_patterns = a.ops;
   if (!a.ops.empty()) select_operators(reg, a.ops);  // a pattern naming nothing: the CLI's error
-  const auto found = run_query(reg, q);
-  // --works leaves out Python kernels (unknown); the JSON says how many.
-  std::optional<size_t> left_out;
-  if (a.works) {
-    Query python = q;
-    python.works = false;
-    python.unknown = true;
-    left_out = run_query(reg, python).size();
-  }
+  const QueryAnswer answer = answer_query(reg, q);
   std::optional<QueryOutcomes> counts;
-  if (q.count_outcomes) counts = QueryOutcomes{*q.key, query_outcome_counts(reg, q)};
-  return json_text_to_python(query_json_text(reg, found, left_out, counts));
+  if (answer.counts) counts = QueryOutcomes{*q.key, *answer.counts};
+  return json_text_to_python(query_json_text(reg, answer.found, answer.python_left_out, counts));
 }
 
 py::object trace(LoadedRegistry& loaded, const std::string& op, const CallOptions& call) {
   const Registry& reg = *loaded.registry;
   const Operator& target = one_operator(reg, op, "name one overload", "trace: ");
   const CallSetup setup = make_call_setup(reg.catalogue(), call);
-  check_tensor_count(target, call.tensors.size() + call.keysets.size());
   const Trace result = trace_call(reg, target, setup);
   auto doc = trace_json(reg, result, {false, setup.tls_steps, k_default_width});
   std::vector<Key> ran_at;
@@ -159,21 +149,9 @@ struct CheckArgs {
 
 py::object check(const CheckArgs& a) {
   if (a.sources.empty()) throw InputError("check needs at least one MANIFEST (a file or builtin:VERSION)");
-  CheckOptions options;
-  if (a.config) options = read_check_config(read_input_file(*a.config), *a.config);
-  options.require.insert(options.require.end(), a.require.begin(), a.require.end());
-  options.op_patterns.insert(options.op_patterns.end(), a.ops.begin(), a.ops.end());
-  options.warnings_as_errors = options.warnings_as_errors || a.warnings_as_errors;
-  options.include_base = options.include_base || a.include_base;
-  options.base = a.base;
-  options.show_existing = a.show_existing;
-  options.layering = a.layering == "bare"      ? LoadRequest::Layering::Bare
-                     : a.layering == "builtin" ? LoadRequest::Layering::Builtin
-                                               : LoadRequest::Layering::Auto;
-  if (a.layering != "auto" && a.layering != "bare" && a.layering != "builtin")
-    throw InputError("layering '" + a.layering + "': use auto, builtin or bare (as --layer)");
-  if (a.show_existing && a.base.empty())
-    throw InputError("--show-existing needs --base SOURCE (the sources before the change)");
+  const LoadRequest::Layering layering = layering_of(a.layering);
+  const CheckOptions options = check_options({a.config.value_or(""), a.require, a.ops, a.base, "", "",
+                                              a.warnings_as_errors, a.include_base, a.show_existing, layering});
   LogCapture log;
   CheckResult result = run_check(a.sources, options);
   py::dict doc = to_python(findings_json(result));
@@ -231,13 +209,14 @@ without, ops). Returns {"count", "operators", ...}.)doc")
                        const Strings& keysets, const Strings& autocast, bool inference_mode, bool no_grad,
                        const Strings& tls_include, const Strings& tls_exclude) {
         return logged([&] {
-          return trace(*r, op, {tensors, keysets, autocast, inference_mode, no_grad, tls_include, tls_exclude});
+          return trace(*r, op, {tensors, keysets, {}, autocast, inference_mode, no_grad, tls_include, tls_exclude});
         });
       }, py::arg("op"), py::kw_only(), py::arg("tensors") = Strings{}, py::arg("keysets") = Strings{},
          py::arg("autocast") = Strings{}, py::arg("inference_mode") = false, py::arg("no_grad") = false,
          py::arg("tls_include") = Strings{}, py::arg("tls_exclude") = Strings{}, R"doc(
 `trace OP --tensor ... --format json`: one call simulated through the live table: key sets,
-hops, verdict ("outcome": completed, raised, handoff) and "assumed".)doc");
+hops, verdict ("outcome": completed, raised, handoff) and "assumed". The arguments are the
+tensors, then the keysets.)doc");
 
   module.def("diff", [](const Strings& old_sources, const Strings& new_sources, const Strings& ops, const Strings& keys,
                         bool locations, bool summary) { return diff(old_sources, new_sources, ops, keys, locations, summary); }, py::arg("old"), py::arg("new"), py::kw_only(), py::arg("ops") = Strings{},

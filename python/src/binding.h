@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "inventory/registry_build.h"
+#include "load/load_registry.h"
 #include "query/predicates.h"
 #include "registry/registry.h"
 #include "table/table.h"
@@ -50,9 +52,8 @@ struct LoadedRegistry {
 };
 using RegistryHandle = std::shared_ptr<LoadedRegistry>;
 
-// What app/common.cpp's build_of says: the registry's build, knowing whether
-// it was exported from a Python (-m python).
-BuildBackends build_of(const Registry& registry);
+// load()'s and check()'s layering argument, as --layer takes it; InputError for another word.
+LoadRequest::Layering layering_of(const std::string& layering);
 
 // Collects what the library logs during one call (the library never prints):
 // notes are kept for the caller, warnings become Python warnings.

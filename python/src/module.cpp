@@ -41,14 +41,6 @@ py::object to_python(const nlohmann::ordered_json& json) {
 
 py::object json_text_to_python(const std::string& text) { return to_python(nlohmann::ordered_json::parse(text)); }
 
-BuildBackends build_of(const Registry& registry) {
-  BuildBackends build = build_backends(registry);
-  for (const std::string& source : registry.sources)
-    if (parse_source_spec(source).kind == SourceSpec::Kind::Python) build.exported_from_python = true;
-  build.other_builds = builtin_names_of_build("CUDA");  // what a CPU-only note names
-  return build;
-}
-
 const BuildBackends& LoadedRegistry::build() {
   if (!build_) build_ = build_of(*registry);
   return *build_;
@@ -95,14 +87,12 @@ const Operator& one_operator(const Registry& registry, std::string_view name, co
   return *selected.front();
 }
 
-namespace {
-
 LoadRequest::Layering layering_of(const std::string& layering) {
-  if (layering == "auto") return LoadRequest::Layering::Auto;
-  if (layering == "builtin") return LoadRequest::Layering::Builtin;
-  if (layering == "bare") return LoadRequest::Layering::Bare;
+  if (const auto named = layering_named(layering)) return *named;
   throw InputError("layering '" + layering + "': use auto, builtin or bare (as --layer)");
 }
+
+namespace {
 
 RegistryHandle load(const std::vector<std::string>& sources, const std::string& layering,
                     const std::optional<std::vector<std::string>>& ops) {
