@@ -58,6 +58,22 @@ def run_exporter(exporter_path, argv):
         sys.exit(1)
 
 
+def fail(text):
+    """One FAIL line and exit 1 (the test's verdict)."""
+    print("FAIL: " + text)
+    sys.exit(1)
+
+
+def run_dispatchctl(binary, argv, expect=0, env=None, cwd=None):
+    """dispatchctl ARGV with its exit status checked: (stdout, stderr) as text."""
+    proc = subprocess.run([binary] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env, cwd=cwd)
+    if proc.returncode != expect:
+        fail("dispatchctl %s: exit %d, expected %d\n%s" % (" ".join(argv), proc.returncode, expect,
+                                                          proc.stderr[-2000:]))
+    return proc.stdout, proc.stderr
+
+
 def dispatchctl(binary, args):
     proc = subprocess.run([binary] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if proc.returncode != 0:

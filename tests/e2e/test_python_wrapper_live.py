@@ -9,39 +9,24 @@ python3 refusing any host path, as `chroot DIR python3` would fail on one), give
   * the export is cached: the second run is a cache hit (-v) and starts no exporter;
   * an interpreter that exits 2 is one error line naming it, exit 2."""
 
-import argparse
 import os
 import shutil
-import subprocess
-import sys
+
+from e2e_common import arguments, fail, run_dispatchctl
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 WRAPPER = os.path.join(HERE, "fixtures", "python_elsewhere.sh")
 
 
-def fail(text):
-    print("FAIL: " + text)
-    sys.exit(1)
-
-
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--dispatchctl", required=True)
-    p.add_argument("--exporter")
-    p.add_argument("--workdir", required=True)
-    a = p.parse_args()
-    os.makedirs(a.workdir, exist_ok=True)
+    a = arguments(__doc__)
     cache = os.path.join(a.workdir, "cache")
     shutil.rmtree(cache, ignore_errors=True)  # a run before this one left its export
     env = dict(os.environ, XDG_CACHE_HOME=cache)
     source = "python:/bin/sh " + WRAPPER
 
     def run(argv, expect=0):
-        proc = subprocess.run([a.dispatchctl] + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=env, cwd=a.workdir)
-        if proc.returncode != expect:
-            fail("dispatchctl %s: exit %d\n%s" % (" ".join(argv), proc.returncode, proc.stderr[-2000:]))
-        return proc.stdout, proc.stderr
+        return run_dispatchctl(a.dispatchctl, argv, expect, env=env, cwd=a.workdir)
 
     want, _ = run(["show", "aten::add", "--format", "torch-table", "-m", "builtin:1.13.1"])
     got, err = run(["-v", "show", "aten::add", "--format", "torch-table", "-m", source])

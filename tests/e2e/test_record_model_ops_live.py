@@ -11,11 +11,11 @@
   * --tag core on 1.13.1 (no such tag before 2.x) is one error line, exit 1, no file written;
     --tag nondeterministic_seeded lists aten::bernoulli (tagged so in 1.13.1), not aten::add.Tensor."""
 
-import argparse
 import json
 import os
 import subprocess
-import sys
+
+from e2e_common import arguments, fail, run_dispatchctl
 
 PYTHON = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,18 +24,8 @@ TOOL = os.path.join(ROOT, "tools", "record-model-ops.py")
 STEP = os.path.join(ROOT, "tests", "cli", "fixtures", "ops", "mlp_step.py")
 
 
-def fail(text):
-    print("FAIL: " + text)
-    sys.exit(1)
-
-
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--dispatchctl", required=True)
-    p.add_argument("--exporter")
-    p.add_argument("--workdir", required=True)
-    a = p.parse_args()
-    os.makedirs(a.workdir, exist_ok=True)
+    a = arguments(__doc__)
     ops_file = os.path.join(a.workdir, "mlp_ops.txt")
     subprocess.run([PYTHON, TOOL, "-o", ops_file, STEP], check=True)
     lines = open(ops_file).read().splitlines()
@@ -52,11 +42,11 @@ def main():
         if unwanted in names:
             fail("%s recorded (a composite decomposed above the backend, or not an exact name)" % unwanted)
 
-    proc = subprocess.run([a.dispatchctl, "query", "--ops-from", ops_file, "-m", "builtin:1.13.1", "--key", "CPU",
-                           "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if proc.returncode != 0 or proc.stderr:
-        fail("query --ops-from: exit %d\n%s" % (proc.returncode, proc.stderr))
-    doc = json.loads(proc.stdout)
+    out, err = run_dispatchctl(a.dispatchctl, ["query", "--ops-from", ops_file, "-m", "builtin:1.13.1", "--key", "CPU",
+                                               "--format", "json"])
+    if err:
+        fail("query --ops-from said on stderr:\n%s" % err)
+    doc = json.loads(out)
     if doc["operators"] != names:
         fail("query lists %s, the file %s" % (doc["operators"], names))
     failing = sum(doc["outcomes"][o] for o in ("missing", "raises", "ambiguous", "composite_fails"))
