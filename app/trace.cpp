@@ -113,7 +113,7 @@ struct TraceCommand {
       append_trace_text(out, *reg, trace, options);
     }
     write_stdout(out);
-    return trace.outcome == Trace::Outcome::Raised ? 1 : 0;
+    return trace.outcome == Trace::End::Raised ? 1 : 0;
   }
 
   // --calls FILE: every call traced over one registry, one compact JSON
@@ -145,7 +145,7 @@ struct TraceCommand {
         if (!build_note.empty()) doc["build_note"] = build_note;
         if (!registry_note.empty()) doc["registry_note"] = registry_note;
         out += doc.dump() + "\n";
-        raised = raised || trace.outcome == Trace::Outcome::Raised;
+        raised = raised || trace.outcome == Trace::End::Raised;
       } catch (const InputError& e) {
         throw InputError(r.where + ": " + e.what());
       }

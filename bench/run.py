@@ -102,6 +102,12 @@ def core_rows(tool, runs):
     # autograd row's backend row) over a real PrivateUse1 backend; within 2x of the
     # report above before graphs were followed (measured, median of 9 under load:
     # 34 -> 48 ms CPU builtin alone, 18 -> 27 ms for this backend at four keys).
+    # One follower per command run (a memo shared by every row) and report's
+    # needs at its backend key, against main's binary, 9 runs interleaved at load
+    # average 17 (2026-12-02): report HTML builtin:2.14.1 231 -> 229 ms CPU (the
+    # needs at CPU included), JSON 65 -> 77 ms, this backend at four keys 40 -> 47 ms
+    # (needs at PrivateUse1, forward and backward), query --key PrivateUse1 --fails
+    # over it 277 -> 156 ms, diff builtin vs builtin + this backend 72 -> 70 ms.
     backend = tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False)
     with gzip.open(os.path.join(ROOT, "tests", "composite_calls", "backend_3.json.gz")) as packed:
         backend.write(packed.read())
@@ -110,6 +116,9 @@ def core_rows(tool, runs):
                  measure([tool, "report", "--format", "json", "-m", "builtin:2.14.1", "-m", backend.name, "--key",
                           "PrivateUse1", "--key", "AutogradPrivateUse1", "--key", "CPU", "--key", "Meta"], runs),
                  "all tables", "<= 2x report"))
+    rows.append(("query --key PrivateUse1 --fails, the same backend (one follower for every row)",
+                 measure([tool, "query", "--key", "PrivateUse1", "--fails", "--count", "-m", "builtin:2.14.1", "-m",
+                          backend.name], runs), "all tables", ""))
     os.unlink(backend.name)
     # trace --calls over the 2,050 recorded real calls (issue 22), one process.
     sys.path.insert(0, os.path.join(ROOT, "tests", "trace_goldens"))

@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "keys/key_summary.h"
+#include "table/outcome.h"
 #include "table/table.h"
+#include "table/torch_messages.h"
 #include "util/join.h"
 
 namespace dispatchctl {
@@ -42,6 +44,27 @@ const Origin& user_origin(const Operator& op) {
   for (const auto& kernel : op.registrations)
     if (!built_in(kernel.origin)) return kernel.origin;
   return operator_origin(op);
+}
+
+// Why a row that holds a kernel fails when called (table/outcome.h, as
+// has-kernel --works says it): what the kernel calls, and where the call raises.
+std::string failing_call(const Catalogue& cat, OutcomeFollower& follower, const Operator& op, const Row& row,
+                         const RowOutcome& followed) {
+  const std::string kernel = std::string(tag_text(row.rule)) + " via " + cat.name(row.provider);
+  if (!followed.needs.op) {
+    if (followed.raises.empty()) return "its kernel (" + kernel + ") raises when called";
+    return "its kernel (" + kernel + ") always raises (recorded from the release): " + std::string(followed.raises_type) +
+           ": " + std::string(followed.raises.substr(0, followed.raises.find('\n')));
+  }
+  std::string out = followed.needs.via == DependencyVia::Below
+                        ? "its autograd kernel (" + kernel + ") passes the call on to " + cat.name(followed.needs.row.key)
+                        : "its kernel (" + kernel + ") calls " + followed.needs.op->name;
+  const OutcomeFollower::Raising at = follower.where_raises(op, row, followed);
+  out += ", and a call raises at " + at.op->name + " (" + cat.name(at.row.key) + ")";
+  if (at.outcome.outcome == Outcome::Missing) out += ": " + missing_row_headline(cat, at.op->name, at.row.key);
+  else if (!at.outcome.raises.empty())
+    out += ": " + std::string(at.outcome.raises.substr(0, at.outcome.raises.find('\n')));
+  return out;
 }
 
 bool is_silent_override_key(const Catalogue& cat, Key k) {
@@ -245,19 +268,27 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
 void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out) {
   if (scope.required.empty() && scope.required_aliases.empty()) return;
   const Catalogue& cat = registry.catalogue();
+  // A kernel counts when a call there works: what it calls is followed
+  // (table/outcome.h), one follower for every row checked.
+  OutcomeFollower follower(registry, computed_row_of(registry));
   for (const Operator* op : registry.sorted_operators()) {
     if (!scope.contains(*op) || (!op->schema && op->registrations.empty())) continue;
     for (Key k : required_keys_for(cat, *op, scope)) {
       const Row row = compute_row(registry, *op, k);
-      std::string why;
+      std::string why, what = " has no kernel for required key ";
       if (row.rule == Rule::Missing) why = "nothing fills it: a call there raises";
       else if (row.rule == Rule::BackendFallback)
         why = "only the backend fallback (" + std::string(row.fallback->fallthrough ? "fallthrough " : "") +
               std::string(row.debug()) + ") runs there";
       else if (row.rule == Rule::AmbiguousAutogradOther) why = "the row is ambiguous: a call there raises";
-      else continue;
-      Finding f = make("required-key", *op, user_origin(*op),
-                       op->name + " has no kernel for required key " + cat.name(k) + "; " + why);
+      else if (const RowOutcome followed = follower.classify(*op, row);
+               outcome_verdict(followed.outcome) == RowVerdict::Fails) {
+        what = " has no working kernel for required key ";
+        why = failing_call(cat, follower, *op, row, followed);
+      } else {
+        continue;
+      }
+      Finding f = make("required-key", *op, user_origin(*op), op->name + what + cat.name(k) + "; " + why);
       f.key = cat.name(k);
       out.push_back(std::move(f));
     }

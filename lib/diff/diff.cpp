@@ -129,7 +129,8 @@ bool fallback_or_missing(const Row& row) { return !row.valid() || row.rule == Ru
 class Differ {
  public:
   Differ(const Registry& old_reg, const Registry& new_reg, const DiffOptions& options)
-      : old_(old_reg), new_(new_reg), options_(options), keys_(options.keys.begin(), options.keys.end()) {
+      : old_(old_reg), new_(new_reg), options_(options), keys_(options.keys.begin(), options.keys.end()),
+        old_follower_(old_reg, computed_row_of(old_reg)), new_follower_(new_reg, computed_row_of(new_reg)) {
     validate_keys();
     validate_ops();
     pair_keys();
@@ -356,10 +357,10 @@ class Differ {
       if (fallback_or_missing(before) && fallback_or_missing(after)) {
         ++fallback_rows_[pair.name];
         if (!list_fallback_rows_) continue;
-        d.rows.push_back({pair.name, before, after, followed(old_, a, before), followed(new_, b, after), true});
+        d.rows.push_back({pair.name, before, after, old_follower_.classify(a, before), new_follower_.classify(b, after), true});
         continue;
       }
-      d.rows.push_back({pair.name, before, after, followed(old_, a, before), followed(new_, b, after)});
+      d.rows.push_back({pair.name, before, after, old_follower_.classify(a, before), new_follower_.classify(b, after)});
     }
   }
 
@@ -373,15 +374,11 @@ class Differ {
       change.key = pair.name;
       if (a) change.before = compute_row(old_, *a, old_keys[pair.old_index]);
       if (b) change.after = compute_row(new_, *b, new_keys[pair.new_index]);
-      if (a) change.before_outcome = followed(old_, *a, change.before);
-      if (b) change.after_outcome = followed(new_, *b, change.after);
+      if (a) change.before_outcome = old_follower_.classify(*a, change.before);
+      if (b) change.after_outcome = new_follower_.classify(*b, change.after);
       change.by_fallback = fallback_or_missing(change.before) && fallback_or_missing(change.after);
       d.rows.push_back(std::move(change));
     }
-  }
-
-  static RowOutcome followed(const Registry& registry, const Operator& op, const Row& row) {
-    return classify_followed(registry, op, row, [&registry](const Operator& o, Key k) { return compute_row(registry, o, k); });
   }
 
   void group_rows(OperatorDiff& d) const {
@@ -409,6 +406,9 @@ class Differ {
   std::vector<std::string> keys_only_old_, keys_only_new_;
   std::set<std::string> changed_fallbacks_;
   std::set<std::string, std::less<>> touching_;
+  // One follower per side for every row of the diff: callees shared by many
+  // composites are followed once.
+  mutable OutcomeFollower old_follower_, new_follower_;
   bool list_fallback_rows_ = false;
   std::map<std::string, size_t> fallback_rows_;
 };

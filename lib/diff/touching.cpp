@@ -39,12 +39,12 @@ void composites_reaching(const Registry& registry, const std::set<std::string>& 
   std::vector<Key> runtime;
   for (const auto& name : keys)
     if (auto k = cat.find(name); k && cat.is_runtime(*k)) runtime.push_back(*k);
-  const RowOf row_of = [&](const Operator& o, Key k) { return compute_row(registry, o, k); };
+  OutcomeFollower follower(registry, computed_row_of(registry));
   // Each operator's callee at each key, computed once.
   std::vector<std::pair<std::string_view, std::string_view>> calls;  // caller, callee
   for (const Operator& op : registry.operators())
     for (Key k : runtime) {
-      const RowOutcome followed = classify_followed(registry, op, compute_row(registry, op, k), row_of);
+      const RowOutcome followed = follower.classify(op, compute_row(registry, op, k));
       if (followed.needs.op) calls.emplace_back(op.name, followed.needs.op->name);
     }
   for (bool grew = true; grew;) {

@@ -17,14 +17,24 @@ namespace dispatchctl {
 
 namespace {
 
+// What a call here does when what the kernel calls does not work: a forward-only
+// callee leaves the forward working (its backward is what fails).
+std::string_view followed_consequence(Outcome followed) {
+  switch (outcome_verdict(followed)) {
+    case RowVerdict::ForwardOnly: return "the forward runs here, backward does not";
+    case RowVerdict::Unknown: return "whether a call here returns is unknown";
+    default: return "a call here raises";
+  }
+}
+
 using Status = RuleOutcome::Status;
 
-Status status_of(Explanation::Outcome outcome) {
+Status status_of(Explanation::StepResult outcome) {
   switch (outcome) {
-    case Explanation::Outcome::NotApplicable: return Status::NotApplicable;
-    case Explanation::Outcome::NoRegistration: return Status::NoRegistration;
-    case Explanation::Outcome::Blocked: return Status::Blocked;
-    case Explanation::Outcome::Chosen: return Status::Chosen;
+    case Explanation::StepResult::NotApplicable: return Status::NotApplicable;
+    case Explanation::StepResult::NoRegistration: return Status::NoRegistration;
+    case Explanation::StepResult::Blocked: return Status::Blocked;
+    case Explanation::StepResult::Chosen: return Status::Chosen;
   }
   return Status::NotApplicable;
 }
@@ -182,10 +192,10 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
     notes.push_back("calling it raises an INTERNAL ASSERT ending with the operator's dumpState; a "
                     "kernel registered directly at AutogradOther resolves the ambiguity (an Autograd "
                     "kernel does not: the ambiguity is decided first)");
-  const Outcome outcome = classify_row(cat, row);
-  // A generated composite: what it calls decides (table/outcome.h classify_followed).
-  const RowOutcome followed =
-      classify_followed(registry, op, row, [&](const Operator& o, Key key) { return compute_row(registry, o, key); });
+  // What the row's kernel calls decides (table/outcome.h); the notes below on
+  // the kernel itself read what it is alone.
+  const RowOutcome followed = classify_followed(registry, op, row, computed_row_of(registry));
+  const Outcome outcome = followed.kernel;
   if (followed.needs.op)
     notes.push_back(dependency_text(cat, followed.needs) +
                     (followed.needs.via == DependencyVia::GeneratedCall
@@ -196,8 +206,7 @@ void add_notes(const Registry& registry, const Operator& op, RowExplanation& e) 
                     std::string(followed.needs.op->name) + " through the dispatcher; its " +
                     cat.name(followed.needs.row.key) + " row: " +
                     outcome_does(cat, followed.needs.row, followed.needs.outcome) +
-                    (outcome_works(followed.outcome) ? "" : "; so a call here " +
-                     std::string(followed.outcome == Outcome::CompositeFails ? "raises" : "ends in a Python kernel")));
+                    (outcome_works(followed.outcome) ? "" : "; so " + std::string(followed_consequence(followed.outcome))));
   if (row.rule == Rule::BackendFallback && outcome == Outcome::Raises)
     notes.push_back("this is PyTorch " + std::string(cat.version()) +
                     "'s raising Meta backend fallback: a call raises NotImplementedError (\"" +

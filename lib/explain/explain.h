@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "explain/needs.h"
+#include "table/needs.h"
 
 #include "table/table.h"
 
@@ -72,7 +72,7 @@ struct OperatorKeyExplanation {
   const Operator* op = nullptr;
   Key requested = k_undefined;  // as named: runtime key, alias or building block
   std::vector<RowExplanation> rows;  // one, or every runtime key the alias/block covers
-  // A backend's runtime key: what to implement there, forward and backward (explain/needs.h).
+  // A backend's runtime key: what to implement there, forward and backward (table/needs.h).
   std::optional<OperatorNeeds> needs;
 };
 

@@ -80,13 +80,14 @@ void fill_runtime(const Registry& registry, Key k, const std::vector<const Opera
   r.backend = cat.backend_of(k);
   r.covering_aliases = cat.aliases_covering(k);
   r.fallback = registry.fallback_for(k);
+  if (r.fallback) r.fallback_does = fallback_does(cat, k, *r.fallback);
   r.autograd_backends = cat.iterate(cat.backend_set_from_autograd(k));
   r.python_parseable = cat.python_parseable(cat.name(k));
   r.groups = runtime_groups(cat, k);
-  const RowOf row_of = [&](const Operator& o, Key key) { return compute_row(registry, o, key); };
+  OutcomeFollower follower(registry, computed_row_of(registry));  // one for every operator: a shared memo
   for (const Operator* op : ops) {
     const Row row = compute_row(registry, *op, k);
-    ++r.outcomes[static_cast<int>(classify_followed(registry, *op, row, row_of).outcome)];
+    ++r.outcomes[static_cast<int>(follower.classify(*op, row).outcome)];
     const std::string id = group_of(cat, row);
     for (auto& g : r.groups)
       if (g.id == id) {

@@ -30,6 +30,7 @@ struct KeyReport {
   bool has_lower = false, has_higher = false;
   std::vector<Key> covering_aliases;  // alias precedence order
   const Fallback* fallback = nullptr;
+  std::string fallback_does;  // what that fallback does when called; "" for one that just runs
   std::vector<Key> autograd_backends;  // getBackendKeySetFromAutograd, for autograd keys
   bool python_parseable = false;
   // Alias keys:

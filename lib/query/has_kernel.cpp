@@ -24,21 +24,15 @@ HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, 
     r.assumed = followed.assumed;
     // Down the chain of failing callees to the row that raises.
     if (r.outcome == Outcome::CompositeFails || r.outcome == Outcome::Raises) {
-      const Operator* at = &op;
-      Row leaf = r.row;
-      for (int hop = 0; hop < 32 && followed.outcome == Outcome::CompositeFails && followed.needs.op; ++hop) {
-        at = followed.needs.op;
-        leaf = followed.needs.row;
-        followed = follower.classify(*at, leaf);
-      }
-      r.raises_at = at;
-      r.raises_at_key = leaf.key;
-      if (followed.outcome == Outcome::Missing) {
+      const OutcomeFollower::Raising at = follower.where_raises(op, r.row, followed);
+      r.raises_at = at.op;
+      r.raises_at_key = at.row.key;
+      if (at.outcome.outcome == Outcome::Missing) {
         r.error_type = "NotImplementedError";
-        r.error = missing_row_headline(cat, at->name, leaf.key);
-      } else if (!followed.raises.empty()) {
-        r.error_type = std::string(followed.raises_type);
-        r.error = std::string(followed.raises.substr(0, followed.raises.find('\n')));
+        r.error = missing_row_headline(cat, at.op->name, at.row.key);
+      } else if (!at.outcome.raises.empty()) {
+        r.error_type = std::string(at.outcome.raises_type);
+        r.error = std::string(at.outcome.raises.substr(0, at.outcome.raises.find('\n')));
       }
     }
     r.verdict = outcome_verdict(r.outcome);

@@ -159,6 +159,7 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
   const bool row_mode = q.computed || q.works || q.fails || q.unknown || !q.tags.empty() || !q.outcomes.empty();
   const Key row_key = row_mode ? computed_row_key(cat, *q.key) : k_undefined;
   std::vector<const Operator*> out;
+  OutcomeFollower follower(registry, live_row_of(registry));  // one for every candidate: a shared memo
   for (const Operator* op : candidates) {
     if (q.registered && !op->has(*q.key)) continue;
     if (std::any_of(q.registered_at.begin(), q.registered_at.end(), [&](Key k) { return !op->has(k); }))
@@ -171,7 +172,7 @@ std::vector<const Operator*> run_query(const Registry& registry, const Query& q)
     if (q.computed || q.works || q.fails || q.unknown || !q.outcomes.empty()) {
       const Row row = live_row(registry, *op, row_key);
       if (q.computed && !row.valid()) continue;
-      const Outcome outcome = classify_followed(registry, *op, row, live_row_of(registry)).outcome;
+      const Outcome outcome = follower.classify(*op, row).outcome;
       if (!q.outcomes.empty() && std::find(q.outcomes.begin(), q.outcomes.end(), outcome) == q.outcomes.end())
         continue;
       const RowVerdict verdict = outcome_verdict(outcome);
@@ -190,9 +191,8 @@ OutcomeCounts query_outcome_counts(const Registry& registry, const Query& q) {
   const Key row_key = computed_row_key(cat, *q.key);
   OutcomeCounts counts{};
   const auto ops = q.op_patterns.empty() ? registry.sorted_operators() : select_operators(registry, q.op_patterns);
-  const RowOf row_of = live_row_of(registry);
-  for (const Operator* op : ops)
-    ++counts[static_cast<int>(classify_followed(registry, *op, live_row(registry, *op, row_key), row_of).outcome)];
+  OutcomeFollower follower(registry, live_row_of(registry));
+  for (const Operator* op : ops) ++counts[static_cast<int>(follower.classify(*op, live_row(registry, *op, row_key)).outcome)];
   return counts;
 }
 

@@ -23,15 +23,10 @@ void field(std::string& out, const std::string& name, const std::string& text, i
   out += fmt::format("  {:<10} ", name) + wrap_words(text, 13, 13, static_cast<size_t>(width)) + "\n";
 }
 
-std::string fallback_text(const Catalogue& cat, const KeyReport& r) {
+std::string fallback_text(const KeyReport& r) {
   if (!r.fallback) return "none (operators without a kernel here have a missing row)";
   std::string out = (r.fallback->fallthrough ? "fallthrough " : "") + r.fallback->debug;
-  Row probe;
-  probe.key = r.key;
-  probe.rule = Rule::BackendFallback;
-  probe.fallback = r.fallback;
-  const Outcome outcome = classify_row(cat, probe);
-  if (outcome != Outcome::Fallback) out += " (" + outcome_does(cat, probe, outcome) + ")";
+  if (!r.fallback_does.empty()) out += " (" + r.fallback_does + ")";
   return out;
 }
 
@@ -57,7 +52,7 @@ void append_header(std::string& out, const Catalogue& cat, const KeyReport& r, i
   }
   const std::string aliases = join(r.covering_aliases, ", ", [&cat](Key a) { return cat.name(a); });
   field(out, "aliases", aliases.empty() ? "none cover it" : aliases + " (precedence order)", width);
-  field(out, "fallback", fallback_text(cat, r), width);
+  field(out, "fallback", fallback_text(r), width);
   if (cat.functionality_of(r.key) == cat.well_known().autograd_functionality ||
       r.key == cat.well_known().autograd_other || r.key == cat.well_known().autograd_nested_tensor)
     field(out, "backends", r.autograd_backends.empty()

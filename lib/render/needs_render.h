@@ -1,10 +1,10 @@
-// explain OP --key BACKEND's "needs" (explain/needs.h): what to implement, as text and JSON.
+// explain OP --key BACKEND's "needs" (table/needs.h): what to implement, as text and JSON.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "explain/needs.h"
+#include "table/needs.h"
 
 namespace dispatchctl {
 

@@ -31,8 +31,18 @@ std::string provenance(const Catalogue& cat, const Row& row, Outcome outcome) {
   // A composite's sentence names the rule and the alias itself: say it once
   // ("default backend kernel via CompositeExplicitAutogradNonFunctional: …"),
   // not "… via the registration at X; … via X: …" (the screenshot of docs/).
-  if (does.rfind(std::string(tag_text(row.rule)) + " via ", 0) == 0) return does;
+  if (outcome_does_names_provider(outcome)) return does;
   return text + "; " + does;
+}
+
+// Which kernel's call the cell's "needs" follows.
+std::string_view dependency_kind(DependencyVia via) {
+  switch (via) {
+    case DependencyVia::GeneratedCall: return ": torchgen's generated composite";
+    case DependencyVia::RecordedCall: return ": a hand-written composite (its calls recorded from the release)";
+    case DependencyVia::Below: return ": the autograd kernel";
+  }
+  return "";
 }
 
 std::string origin_of(const Row& row) {
@@ -71,13 +81,11 @@ int MatrixPage::intern(const std::string& text) {
   return it->second;
 }
 
-int MatrixPage::state(const Catalogue& cat, const Row& row) { return state(cat, row, classify_row(cat, row), {}); }
-
 int MatrixPage::state(const Catalogue& cat, const Row& row, Outcome outcome, const Dependency& needs) {
   const int tail = row.valid() ? intern(table_line_tail(cat, row)) : -1;
   // A generated composite says what it needs first: "composite; needs aten::add.out (missing)".
   // Short and without the key, so a page of 65,000 cells holds one such string per callee and outcome.
-  const int why = intern(needs.op ? dependency_text(cat, needs) + ": torchgen's generated composite"
+  const int why = intern(needs.op ? dependency_text(cat, needs) + std::string(dependency_kind(needs.via))
                                   : provenance(cat, row, outcome));
   const std::string where = origin_of(row);
   const int origin = where.empty() ? -1 : intern(where);
@@ -95,6 +103,8 @@ void MatrixPage::add_row(const std::string& name, const std::string& note, const
   for (const auto& s : states) row.push_back(s);
   doc_["rows"].push_back(std::move(row));
 }
+
+void MatrixPage::set_implement(nlohmann::json implement) { doc_["implement"] = std::move(implement); }
 
 void MatrixPage::set_operator_lists(const std::vector<std::string>& added, const std::vector<std::string>& removed) {
   doc_["added"] = added;
@@ -120,7 +130,7 @@ std::string MatrixPage::html() const {
          "aria-label=\"Filter operators\" autocomplete=\"off\">\n"
          "<select id=\"only\" aria-label=\"Only rows with\"><option value=\"\">every row</option></select>\n"
          "<span id=\"status\"></span>\n</div>\n<ul id=\"legend\"></ul>\n</header>\n"
-         "<main>\n<section id=\"opchanges\" hidden></section>\n<div class=\"mhead\"><div id=\"keys\" class=\"g\"></div><div id=\"totals\" class=\"g\"></div></div>\n"
+         "<main>\n<section id=\"opchanges\" hidden></section>\n<section id=\"implement\" hidden></section>\n<div class=\"mhead\"><div id=\"keys\" class=\"g\"></div><div id=\"totals\" class=\"g\"></div></div>\n"
          "<div id=\"rows\"></div>\n<p id=\"empty\" hidden>No operator matches.</p>\n</main>\n"
          "<aside id=\"panel\" hidden></aside>\n"
          "<script type=\"application/json\" id=\"data\">";
@@ -139,6 +149,45 @@ std::string sources_label(const Registry& reg) {
 }
 
 }  // namespace
+
+namespace {
+
+// report.implement as JSON; `limit` entries per list at most (the page's:
+// it draws the first of each, and says how many more with the totals).
+template <class J>
+J implement_json_of(const CoverageReport& report, std::size_t limit) {
+  const Catalogue& cat = report.registry->catalogue();
+  auto list = [limit](const std::vector<NeededAtKey>& needs) {
+    J out = J::array();
+    for (std::size_t i = 0; i < needs.size() && i < limit; ++i)
+      out.push_back({{"op", needs[i].op->name}, {"unblocks", needs[i].rows.size()}, {"in_set", needs[i].in_set}});
+    return out;
+  };
+  J out = J::array();
+  for (const KeyNeeds& needs : report.implement) {
+    J entry = {{"key", cat.name(needs.key)},
+               {"operators", report.operators.size()},
+               {"rows_needing", needs.rows_needing},
+               {"backward_recorded", needs.backward_recorded},
+               {"forward", list(needs.forward)},
+               {"backward", list(needs.backward)}};
+    if (limit != std::size_t(-1)) {
+      entry["forward_total"] = needs.forward.size();
+      entry["backward_total"] = needs.backward.size();
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
+// What the page lists per key and direction (the JSON has them all).
+constexpr std::size_t k_page_needs = 25;
+
+}  // namespace
+
+nlohmann::ordered_json implement_json(const CoverageReport& report) {
+  return implement_json_of<nlohmann::ordered_json>(report, std::size_t(-1));
+}
 
 std::string coverage_html(const CoverageReport& report) {
   const Catalogue& cat = report.registry->catalogue();
@@ -159,6 +208,7 @@ std::string coverage_html(const CoverageReport& report) {
       cells.push_back(page.state(cat, report.row(i, j), report.outcome(i, j), report.dependency(i, j)));
     page.add_row(op.name, "", op.schema ? op.schema->text : "", {cells});
   }
+  page.set_implement(implement_json_of<json>(report, k_page_needs));
   return page.html();
 }
 

@@ -21,17 +21,18 @@ class MatrixPage {
   enum class Kind { Coverage, Diff };
   MatrixPage(Kind kind, std::string title, std::string subtitle, std::vector<std::string> keys);
 
-  // A cell state: its outcome, PyTorch's table line (without "KEY: "), the
-  // rule and registration that filled it, and where that was loaded from.
-  int state(const Catalogue& cat, const Row& row);
-  // The same with the outcome given (generated composites followed: report's
-  // CoverageReport), saying what a generated composite needs.
+  // A cell state: its outcome (followed: report's CoverageReport, diff's
+  // sides), PyTorch's table line (without "KEY: "), the rule and registration
+  // that filled it or what its kernel needs, and where that was loaded from.
   int state(const Catalogue& cat, const Row& row, Outcome outcome, const Dependency& needs);
   void add_row(const std::string& name, const std::string& note, const std::string& schema,
                const std::vector<std::vector<int>>& states);
   // Diff pages: the operators only one side has, listed above the matrix
   // (they have no before/after cells to draw).
   void set_operator_lists(const std::vector<std::string>& added, const std::vector<std::string>& removed);
+  // Coverage pages: what to implement at each backend column (implement_json,
+  // the first of each list, with "forward_total" and "backward_total").
+  void set_implement(nlohmann::json implement);
   std::string html() const;
 
  private:
@@ -42,6 +43,10 @@ class MatrixPage {
 };
 
 std::string coverage_html(const CoverageReport& report);
+// report.implement as JSON, the page's and `--format json`'s "implement":
+// [{"key", "operators", "rows_needing", "backward_recorded", "forward": [{"op",
+// "unblocks", "in_set"}], "backward": [...]}].
+nlohmann::ordered_json implement_json(const CoverageReport& report);
 // {"torch_version", "sources", "keys": [{"key", "operators", "working",
 // "percent", "outcomes": {id: count}}], "operators": [{"name", "cells":
 // [{"key", "outcome", "tag"?, "provider"?, "kernel"?}]}]}

@@ -64,6 +64,7 @@ std::string coverage_json_text(const CoverageReport& report) {
                            {"percent", working_percent(t.by_outcome, report.operators.size())},
                            {"outcomes", outcome_counts_json(t.by_outcome)}});
   }
+  doc["implement"] = implement_json(report);
   // Compact, as one line: the head without its closing brace, then the operators.
   std::string out = dump(doc);
   out.pop_back();

@@ -39,6 +39,24 @@ std::string code_list(const std::vector<const Operator*>& ops, std::size_t limit
   return out;
 }
 
+// One needs list at the focus key: `OP`: N rows (the set's operators it unblocks).
+void append_needs(std::string& out, std::string_view title, std::string_view what, const std::string& focus,
+                  const std::vector<NeededAtKey>& needs, std::size_t limit) {
+  if (needs.empty()) return;
+  out += fmt::format("\n**{}** at {} ({}: a kernel for it unblocks the rows named):\n\n", title, focus, what);
+  for (std::size_t i = 0; i < needs.size() && i < limit; ++i) {
+    const NeededAtKey& n = needs[i];
+    std::vector<const Operator*> others;
+    for (const Operator* op : n.rows)
+      if (op != n.op) others.push_back(op);
+    out += fmt::format("{}. `{}`: {} row{}", i + 1, std::string(n.op->name), n.rows.size(), n.rows.size() == 1 ? "" : "s");
+    if (!others.empty()) out += " (" + code_list(others, 4) + (n.in_set && others.size() < n.rows.size() ? " and itself" : "") + ")";
+    out += n.in_set ? "\n" : " — not in the set itself\n";
+  }
+  if (needs.size() > limit)
+    out += fmt::format("\n{} more; one operator's: `dispatchctl explain OP --key {}`\n", needs.size() - limit, focus);
+}
+
 std::string xml_escaped(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -75,20 +93,11 @@ std::string coverage_markdown(const CoverageReport& report, const CoverageSummar
     } else {
       out += fmt::format("\n**Fails at {}** ({}): {}\n", focus, summary.failing.size(),
                          code_list(summary.failing, list_limit));
-      out += "\n**Implement first** at " + focus + " (a kernel for it fixes the rows named):\n\n";
-      for (std::size_t i = 0; i < summary.implement_first.size() && i < list_limit / 2; ++i) {
-        const ImplementFirst& f = summary.implement_first[i];
-        std::vector<const Operator*> others;
-        for (const Operator* op : f.fixes)
-          if (op != f.op) others.push_back(op);
-        out += fmt::format("{}. `{}`: {} row{}", i + 1, std::string(f.op->name), f.fixes.size(),
-                           f.fixes.size() == 1 ? "" : "s");
-        if (!others.empty()) out += " (" + code_list(others, 4) + (f.in_scope ? " and itself" : "") + ")";
-        out += f.in_scope ? "\n" : " — not in the set itself\n";
-      }
-      if (summary.implement_first.size() > list_limit / 2)
-        out += fmt::format("\n{} more; every failing row: `dispatchctl query --key {} --fails …`\n",
-                           summary.implement_first.size() - list_limit / 2, focus);
+    }
+    if (summary.implement) {
+      const KeyNeeds& needs = *summary.implement;
+      append_needs(out, "Implement first", "forward", focus, needs.forward, list_limit / 2);
+      append_needs(out, "Then for backward", "backward", focus, needs.backward, list_limit / 2);
     }
   }
   out += "\n<sub>dispatchctl report --format markdown; working: a C++ kernel, composite, fallback or fallthrough "

@@ -49,11 +49,11 @@ void indent_block(std::string& out, const std::string& text, const std::string& 
 
 }  // namespace
 
-std::string_view outcome_id(Trace::Outcome outcome) {
+std::string_view outcome_id(Trace::End outcome) {
   switch (outcome) {
-    case Trace::Outcome::Completed: return "completed";
-    case Trace::Outcome::Raised: return "raised";
-    case Trace::Outcome::Handoff: return "handoff";
+    case Trace::End::Completed: return "completed";
+    case Trace::End::Raised: return "raised";
+    case Trace::End::Handoff: return "handoff";
   }
   return "completed";
 }
@@ -133,16 +133,16 @@ void append_trace_text(std::string& out, const Registry& registry, const Trace& 
   }
   std::string result = "result: ";
   switch (trace.outcome) {
-    case Trace::Outcome::Completed:
+    case Trace::End::Completed:
       result += trace.assumed ? "returns if " + cat.name(trace.hops.back().row.key) + "'s kernel does (assumed)"
                               : "completed";
       break;
-    case Trace::Outcome::Raised:
+    case Trace::End::Raised:
       result += "PyTorch raises " + trace.hops.back().error_type;
       // The raise is certain; its text only if the composite's meta function lets the call through.
       if (!trace.error_caveat.empty()) result += " (certain; this text unless " + trace.error_caveat + ")";
       break;
-    case Trace::Outcome::Handoff: result += "handed off (not modelled further)"; break;
+    case Trace::End::Handoff: result += "handed off (not modelled further)"; break;
   }
   result += " after " + std::to_string(trace.hops.size()) + " hop" + (trace.hops.size() == 1 ? "" : "s");
   if (!trace.stale_keys.empty())

@@ -23,6 +23,6 @@ nlohmann::ordered_json trace_json(const Registry& registry, const Trace& trace,
                                   const TraceRenderOptions& options);
 // "FULL_AFTER(AutogradOther)" for a redispatch mask, or the set itself.
 std::string describe_mask(const Catalogue& cat, KeySet mask);
-std::string_view outcome_id(Trace::Outcome outcome);
+std::string_view outcome_id(Trace::End outcome);
 
 }  // namespace dispatchctl

@@ -41,11 +41,12 @@ CoverageReport build_coverage(const Registry& registry, const CoverageOptions& o
   report.rows.reserve(report.operators.size() * report.keys.size());
   report.outcomes.reserve(report.rows.capacity());
   report.needs.reserve(report.rows.capacity());
-  const RowOf row_of = [&](const Operator& op, Key k) { return compute_row(registry, op, k); };
+  // One follower for the whole page: a callee many composites share is followed once.
+  OutcomeFollower follower(registry, computed_row_of(registry));
   for (const Operator* op : report.operators) {
     for (std::size_t i = 0; i < report.keys.size(); ++i) {
       const Row row = compute_row(registry, *op, report.keys[i]);
-      RowOutcome followed = classify_followed(registry, *op, row, row_of);
+      RowOutcome followed = follower.classify(*op, row);
       const Outcome outcome = followed.outcome;
       report.rows.push_back(row);
       report.outcomes.push_back(outcome);
@@ -54,6 +55,10 @@ CoverageReport build_coverage(const Registry& registry, const CoverageOptions& o
       if (outcome_works(outcome)) ++report.totals[i].working;
     }
   }
+  const auto focus = std::find_if(report.keys.begin(), report.keys.end(),
+                                  [&cat](Key k) { return cat.is_backend_dispatch_key(k) && !is_autograd_row(cat, k); });
+  if (focus != report.keys.end()) report.implement.push_back(key_needs(registry, report.operators, *focus));
+  report.focus = focus != report.keys.end() ? *focus : report.keys.empty() ? k_undefined : report.keys.front();
   const BuildBackends build = build_backends(registry);
   report.cpu_only = build.cpu_only;
   report.build_note = not_compiled_note(cat, build, report.keys);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "table/needs.h"
 #include "table/outcome.h"
 
 namespace dispatchctl {
@@ -32,6 +33,15 @@ struct CoverageReport {
   std::vector<Row> rows;                  // operators x keys, row-major
   std::vector<Outcome> outcomes;          // parallel to rows (generated composites followed)
   std::vector<Dependency> needs;          // parallel to rows: what a generated composite calls
+  // The backend key the report is about: the first column that is a backend
+  // key (not an autograd one: its needs are the backend's rows below), else
+  // the first column; `--key` order chooses it. k_undefined without columns.
+  Key focus = k_undefined;
+  // What to implement at focus when it is a backend key: forward and
+  // backward, aggregated over the operators (table/needs.h); empty otherwise.
+  // One key: a whole registry's needs at every default column cost more than
+  // the rest of the report.
+  std::vector<KeyNeeds> implement;
   std::vector<KeyTotals> totals;          // per column
   // The registry is a CPU-only build (query/predicates.h build_backends):
   // its rows for other backends are what a CPU-only PyTorch computes.

@@ -1,5 +1,7 @@
 #include "table/outcome.h"
 
+#include "table/outcome_kernel.h"
+
 #include "table/kernel_kind.h"
 #include "util/typed_name.h"
 
@@ -11,7 +13,7 @@ struct OutcomeInfo {
   std::string_view id, label;
   RowVerdict verdict;
 };
-constexpr OutcomeInfo k_info[k_outcome_count] = {
+constexpr OutcomeInfo k_info[] = {
     {"direct", "C++ kernel (at this key)", RowVerdict::Works},
     {"composite", "composite / alias kernel", RowVerdict::Works},
     {"fallback", "backend fallback", RowVerdict::Works},
@@ -24,6 +26,8 @@ constexpr OutcomeInfo k_info[k_outcome_count] = {
     {"composite_fails", "composite; what it calls fails (raises)", RowVerdict::Fails},
     {"missing", "missing (raises)", RowVerdict::Fails},
 };
+// One entry per Outcome, in the enum's order (kept in step by hand).
+static_assert(std::size(k_info) == k_outcome_count);
 
 const OutcomeInfo& info(Outcome o) { return k_info[static_cast<int>(o)]; }
 
@@ -104,7 +108,7 @@ bool is_autograd_not_implemented_kernel(const Kernel& kernel) {
          std::string_view(kernel.debug).find("/autograd/generated/VariableType") != std::string_view::npos;
 }
 
-Outcome classify_row(const Catalogue& cat, const Row& row) {
+Outcome outcome_detail::classify_kernel(const Catalogue& cat, const Row& row) {
   if (!row.valid()) return Outcome::Missing;
   if (row.rule == Rule::AmbiguousAutogradOther) return Outcome::Ambiguous;
   const ReleaseSpec& spec = cat.spec();
@@ -140,8 +144,21 @@ std::string dependency_text(const Catalogue& cat, const Dependency& needs) {
 
 bool row_known_to_raise(const Catalogue& cat, const Row& row) {
   if (!row.valid()) return false;
-  const Outcome o = classify_row(cat, row);
+  const Outcome o = outcome_detail::classify_kernel(cat, row);
   return o == Outcome::Raises || o == Outcome::Ambiguous;
+}
+
+bool outcome_does_names_provider(Outcome o) {
+  return o == Outcome::Composite || o == Outcome::CompositeUnknown || o == Outcome::CompositeFails;
+}
+
+std::string fallback_does(const Catalogue& cat, Key k, const Fallback& fallback) {
+  Row probe;
+  probe.key = k;
+  probe.rule = Rule::BackendFallback;
+  probe.fallback = &fallback;
+  const Outcome o = outcome_detail::classify_kernel(cat, probe);
+  return o == Outcome::Fallback ? "" : outcome_does(cat, probe, o);
 }
 
 std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,11 +41,18 @@ enum class Outcome : std::uint8_t {
   CompositeFails,
   Missing,    // no kernel: a call raises NotImplementedError
 };
-constexpr std::size_t k_outcome_count = 11;
-constexpr Outcome k_all_outcomes[k_outcome_count] = {
+constexpr std::size_t k_outcome_count = static_cast<std::size_t>(Outcome::Missing) + 1;
+constexpr Outcome k_all_outcomes[] = {
     Outcome::Direct,    Outcome::Composite, Outcome::Fallback,       Outcome::Fallthrough,
     Outcome::Python,    Outcome::CompositeUnknown, Outcome::AutogradNotImplemented, Outcome::Raises,
     Outcome::Ambiguous, Outcome::CompositeFails,   Outcome::Missing};
+// Kept in step with the enum by hand: every outcome once, in its order.
+static_assert(std::size(k_all_outcomes) == k_outcome_count);
+static_assert([] {
+  for (std::size_t i = 0; i < k_outcome_count; ++i)
+    if (static_cast<std::size_t>(k_all_outcomes[i]) != i) return false;
+  return true;
+}());
 
 // Operators per outcome (index: the Outcome), for one key.
 using OutcomeCounts = std::array<std::size_t, k_outcome_count>;
@@ -67,16 +75,23 @@ std::size_t working_count(const OutcomeCounts& counts);  // "works", "unknown", 
 // "direct" / "C++ kernel" / "cpp kernel" -> the outcome; nullopt otherwise.
 std::optional<Outcome> find_outcome(std::string_view name);
 
-// The row's kernel alone, what it calls not followed: the first step of
-// classify_followed (and what trace asks of the kernel that runs).
-Outcome classify_row(const Catalogue& cat, const Row& row);
+// There is no public classifier of a row's kernel alone: every outcome a
+// command shows follows what the kernel calls (OutcomeFollower below), and
+// RowOutcome::kernel says what the kernel alone is where a caller needs it.
 // Whether the release's recorded composite calls hold at key `k`: a dense key
 // of the backend they were recorded on, or its autograd key (docs/composite-calls.md).
 bool recorded_calls_apply(const Registry& registry, Key k);
 // A key of the autograd functionality (AutogradCPU, AutogradOther, AutogradNestedTensor …).
 bool is_autograd_row(const Catalogue& cat, Key k);
-// A valid row whose kernel raises when called (Raises, Ambiguous).
+// A valid row whose kernel itself raises when called (Raises, Ambiguous):
+// what trace and explain ask of the kernel that runs.
 bool row_known_to_raise(const Catalogue& cat, const Row& row);
+// The backend row an autograd row's kernel passes the call on to
+// (AutogradPrivateUse1 -> PrivateUse1: VariableType, the autograd fallback, a
+// fallthrough); nullopt for a row that decomposes (CompositeImplicitAutograd),
+// a backend's own autograd kernel or a Python one (their code decides), and
+// every other row. The follower's and table/needs.h's edge below.
+std::optional<Key> key_below(const Catalogue& cat, const Row& row);
 
 // What a row's kernel calls, followed at the same key: a generated
 // composite's callee (Registry::generated_call), a hand-written composite's
@@ -97,6 +112,10 @@ struct Dependency {
 };
 struct RowOutcome {
   Outcome outcome = Outcome::Missing;
+  // The row's kernel alone, before what it calls was followed (explain's
+  // notes on the kernel itself: the raising Meta fallback, torchgen's
+  // autograd-not-implemented kernel).
+  Outcome kernel = Outcome::Missing;
   Dependency needs;
   // A hand-written composite whose calls were not recorded: counted as
   // working as before, but only assumed (what it calls is not known).
@@ -106,13 +125,17 @@ struct RowOutcome {
 };
 // How the caller reads a row: compute_row (report, explain) or the live row (query, has-kernel, trace).
 using RowOf = std::function<Row(const Operator&, Key)>;
-// classify_row, then what the row's kernel calls decides (Dependency): a
+// compute_row over `registry`: the RowOf of report, explain and diff.
+RowOf computed_row_of(const Registry& registry);
+// The row's kernel (RowOutcome::kernel), then what the row's kernel calls decides (Dependency): a
 // callee that fails makes the row CompositeFails, one whose outcome is
 // unknown (a Python kernel, a call that only some inputs make, a cycle)
 // CompositeUnknown, a forward-only one AutogradNotImplemented; a recorded
 // stub is Raises. Every command that counts outcomes classifies this way:
 // the one public classifier. An OutcomeFollower remembers each (operator,
-// key) it followed, for commands that classify many rows of one registry.
+// key) it followed: a command makes one per registry and table function
+// (computed or live) and classifies every row with it, so a callee many
+// composites share is followed once.
 class OutcomeFollower {
  public:
   OutcomeFollower(const Registry& registry, RowOf row_of);
@@ -120,6 +143,15 @@ class OutcomeFollower {
   OutcomeFollower(const OutcomeFollower&) = delete;
   OutcomeFollower& operator=(const OutcomeFollower&) = delete;
   RowOutcome classify(const Operator& op, const Row& row);
+  // Where a failing row's call raises (`followed` is classify's answer for
+  // it): down the chain of failing callees to the row that raises itself, a
+  // missing row or a raising kernel (has-kernel --works, check's required-key).
+  struct Raising {
+    const Operator* op = nullptr;
+    Row row;
+    RowOutcome outcome;  // that row's own: Missing, Raises (a stub's message) …
+  };
+  Raising where_raises(const Operator& op, const Row& row, RowOutcome followed);
 
  private:
   struct Memo;
@@ -129,6 +161,7 @@ class OutcomeFollower {
   RowOf row_of_;
   std::unique_ptr<Memo> memo_;
 };
+// One row with a follower of its own: for a command that asks about one row.
 RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of);
 // "composite; needs aten::add.out (missing)": the callee's outcome at the row's key
 std::string dependency_text(const Catalogue& cat, const Dependency& needs);
@@ -140,5 +173,12 @@ bool is_autograd_not_implemented_kernel(const Kernel& kernel);
 // One sentence on what the row's kernel does when called, e.g. for a backend
 // fallback "the Conjugate fallback materialises conjugated inputs and redispatches".
 std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o);
+// Whether outcome_does's sentence for `o` starts by naming the row's rule and
+// the key that provided it ("default backend kernel via CompositeExplicitAutograd: …"),
+// so a renderer does not name them twice.
+bool outcome_does_names_provider(Outcome o);
+// What the backend fallback of `k` does when called (explain --key K's
+// header); "" for one that just runs.
+std::string fallback_does(const Catalogue& cat, Key k, const Fallback& fallback);
 
 }  // namespace dispatchctl

@@ -2,6 +2,7 @@
 #include <unordered_map>
 
 #include "table/outcome.h"
+#include "table/outcome_kernel.h"
 
 namespace dispatchctl {
 
@@ -22,6 +23,8 @@ std::optional<Key> backend_row_below(const Catalogue& cat, Key k) {
   if (backend <= 0) return {};
   return cat.runtime_key(cat.well_known().dense, backend);
 }
+
+using outcome_detail::classify_kernel;
 
 // Whether the autograd row's kernel passes the call on below (VariableType,
 // the autograd fallback, a fallthrough) rather than decomposing (a
@@ -50,11 +53,31 @@ struct OutcomeFollower::Memo {
   std::unordered_map<std::uint64_t, std::uint8_t> outcomes;  // (operator index, key) -> Outcome
 };
 
+std::optional<Key> key_below(const Catalogue& cat, const Row& row) {
+  if (!row.valid() || !passes_call_below(classify_kernel(cat, row), row)) return {};
+  return backend_row_below(cat, row.key);
+}
+
+RowOf computed_row_of(const Registry& registry) {
+  return [&registry](const Operator& op, Key k) { return compute_row(registry, op, k); };
+}
+
 OutcomeFollower::OutcomeFollower(const Registry& registry, RowOf row_of)
     : registry_(registry), row_of_(std::move(row_of)), memo_(std::make_unique<Memo>()) {}
 OutcomeFollower::~OutcomeFollower() = default;
 
 RowOutcome OutcomeFollower::classify(const Operator& op, const Row& row) { return follow(op, row, 0); }
+
+OutcomeFollower::Raising OutcomeFollower::where_raises(const Operator& op, const Row& row, RowOutcome followed) {
+  Raising at{&op, row, std::move(followed)};
+  for (int hop = 0; hop < k_max_followed && at.outcome.outcome == Outcome::CompositeFails && at.outcome.needs.op;
+       ++hop) {
+    at.op = at.outcome.needs.op;
+    at.row = at.outcome.needs.row;
+    at.outcome = classify(*at.op, at.row);
+  }
+  return at;
+}
 
 Outcome OutcomeFollower::outcome_at(const Operator& op, Key key, int depth) {
   const auto index = static_cast<std::uint64_t>(&op - registry_.operators().data());
@@ -68,7 +91,8 @@ Outcome OutcomeFollower::outcome_at(const Operator& op, Key key, int depth) {
 
 RowOutcome OutcomeFollower::follow(const Operator& op, const Row& row, int depth) {
   const Catalogue& cat = registry_.catalogue();
-  RowOutcome out{classify_row(cat, row), {}, false, {}, {}};
+  const Outcome kernel = classify_kernel(cat, row);
+  RowOutcome out{kernel, kernel, {}, false, {}, {}};
   if (!row.kernel || row.rule == Rule::BackendFallback) {
     if (out.outcome != Outcome::Fallback && out.outcome != Outcome::AutogradNotImplemented &&
         out.outcome != Outcome::Fallthrough)

@@ -67,7 +67,7 @@ const Kernel& ambiguous_autogradother_kernel() {
 
 namespace {
 
-using Outcome = Explanation::Outcome;
+using StepResult = Explanation::StepResult;
 
 // Registered non-alias keys that `set.has()` (superset semantics, §3.1):
 // hasAny(set) is "this list is non-empty".
@@ -93,7 +93,7 @@ class RowBuilder {
   bool explaining() const { return why_ != nullptr; }
   // The reason is built only when someone asked why (compute_table does not).
   template <typename Reason>
-  void note(Rule rule, Outcome outcome, Reason&& reason, std::vector<Key> blockers = {}) {
+  void note(Rule rule, StepResult outcome, Reason&& reason, std::vector<Key> blockers = {}) {
     if (why_) why_->steps.push_back({rule, outcome, std::string(reason()), std::move(blockers)});
   }
 
@@ -105,15 +105,15 @@ class RowBuilder {
                          (k_ != k_undefined && cat_.included_in_alias(k_, *alias_key));
     const auto& alias_name = cat_.name(*alias_key);
     if (!covered) {
-      note(rule, Outcome::NotApplicable, [&] { return cat_.name(k_) + " is not in the " + alias_name + " set"; });
+      note(rule, StepResult::NotApplicable, [&] { return cat_.name(k_) + " is not in the " + alias_name + " set"; });
       return false;
     }
     if (!op_.has(*alias_key)) {
-      note(rule, Outcome::NoRegistration, [&] { return "no kernel registered at " + alias_name; });
+      note(rule, StepResult::NoRegistration, [&] { return "no kernel registered at " + alias_name; });
       return false;
     }
     fill(row, rule, *alias_key);
-    note(rule, Outcome::Chosen, [&] { return cat_.name(k_) + " is in the " + alias_name + " set"; });
+    note(rule, StepResult::Chosen, [&] { return cat_.name(k_) + " is in the " + alias_name + " set"; });
     return true;
   }
 
@@ -138,12 +138,12 @@ bool try_math_kernel(RowBuilder& b, const Catalogue& cat, const Operator& op, Ke
   const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
   const bool cia_covers = k == k_undefined || cat.included_in_alias(k, cia);
   if (!cia_covers) {
-    b.note(Rule::CompositeImplicitAutograd, Outcome::NotApplicable,
+    b.note(Rule::CompositeImplicitAutograd, StepResult::NotApplicable,
            [&] { return cat.name(k) + " is not in the CompositeImplicitAutograd set"; });
     return false;
   }
   if (!op.has(cia)) {
-    b.note(Rule::CompositeImplicitAutograd, Outcome::NoRegistration,
+    b.note(Rule::CompositeImplicitAutograd, StepResult::NoRegistration,
            [] { return "no kernel registered at CompositeImplicitAutograd"; });
     return false;
   }
@@ -152,7 +152,7 @@ bool try_math_kernel(RowBuilder& b, const Catalogue& cat, const Operator& op, Ke
     row.provider = cia;
     row.kernel = &ambiguous_autogradother_kernel();
     if (b.explaining())
-      b.note(Rule::AmbiguousAutogradOther, Outcome::Chosen,
+      b.note(Rule::AmbiguousAutogradOther, StepResult::Chosen,
              [] {
                return "CompositeImplicitAutograd and kernels on autogradother backends both "
                       "apply; PyTorch cannot tell which to use";
@@ -162,7 +162,7 @@ bool try_math_kernel(RowBuilder& b, const Catalogue& cat, const Operator& op, Ke
   }
   if (!has_any(cat, op, backends) && !has_cea) {
     b.fill(row, Rule::CompositeImplicitAutograd, cia);
-    b.note(Rule::CompositeImplicitAutograd, Outcome::Chosen, [&] {
+    b.note(Rule::CompositeImplicitAutograd, StepResult::Chosen, [&] {
       return "no backend kernel for " + cat.format(backends) + " and no CompositeExplicitAutograd kernel";
     });
     return true;
@@ -170,7 +170,7 @@ bool try_math_kernel(RowBuilder& b, const Catalogue& cat, const Operator& op, Ke
   if (b.explaining()) {
     std::vector<Key> blockers = registered_keys_in(cat, op, backends);
     if (has_cea) blockers.push_back(*cat.alias(Alias::CompositeExplicitAutograd));
-    b.note(Rule::CompositeImplicitAutograd, Outcome::Blocked,
+    b.note(Rule::CompositeImplicitAutograd, StepResult::Blocked,
            [] { return "a backend kernel exists for this key's backends (or a CompositeExplicitAutograd kernel)"; },
            std::move(blockers));
   }
@@ -189,10 +189,10 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
   // 1. A kernel registered at exactly this key.
   if (op.has(k)) {
     b.fill(row, Rule::Direct, k);
-    b.note(Rule::Direct, Outcome::Chosen, [&] { return "registered directly at " + cat.name(k); });
+    b.note(Rule::Direct, StepResult::Chosen, [&] { return "registered directly at " + cat.name(k); });
     return row;
   }
-  b.note(Rule::Direct, Outcome::NoRegistration, [&] { return "no kernel registered at " + cat.name(k); });
+  b.note(Rule::Direct, StepResult::NoRegistration, [&] { return "no kernel registered at " + cat.name(k); });
 
   // 2-3. CompositeExplicitAutograd(NonFunctional): Undefined counts as covered.
   if (b.try_alias(Rule::CompositeExplicitAutogradNonFunctional,
@@ -225,13 +225,13 @@ Row compute_row(const Registry& registry, const Operator& op, Key k, Explanation
     row.rule = Rule::BackendFallback;
     row.fallback = fb;
     row.provider = k;
-    b.note(Rule::BackendFallback, Outcome::Chosen, [&] {
+    b.note(Rule::BackendFallback, StepResult::Chosen, [&] {
       return std::string(fb->fallthrough ? "fallthrough " : "") + "backend fallback for " + cat.name(k);
     });
     return row;
   }
-  b.note(Rule::BackendFallback, Outcome::NoRegistration, [&] { return "no backend fallback for " + cat.name(k); });
-  b.note(Rule::Missing, Outcome::Chosen, [] { return "nothing applies"; });
+  b.note(Rule::BackendFallback, StepResult::NoRegistration, [&] { return "no backend fallback for " + cat.name(k); });
+  b.note(Rule::Missing, StepResult::Chosen, [] { return "nothing applies"; });
   return row;
 }
 

@@ -50,10 +50,10 @@ struct Row {
 
 // Why a row came out as it did: one step per rule of §3.2, in order.
 struct Explanation {
-  enum class Outcome { NotApplicable, NoRegistration, Blocked, Chosen };
+  enum class StepResult { NotApplicable, NoRegistration, Blocked, Chosen };
   struct Step {
     Rule rule;
-    Outcome outcome;
+    StepResult outcome;
     std::string reason;       // a sentence, e.g. "CPU is not in the CompositeExplicitAutograd set"
     std::vector<Key> blockers;  // registrations that blocked this rule (Blocked only)
   };

@@ -228,11 +228,10 @@ namespace {
 // Rows whose kernel raises whatever the inputs (table/outcome.h: Raises,
 // Ambiguous), with PyTorch's text (table/torch_messages.h).
 std::optional<Behaviour> raising_behaviour(const Catalogue& cat, const Operator& op, const Row& row) {
-  const Outcome outcome = classify_row(cat, row);
-  if (outcome == Outcome::Ambiguous)
+  if (!row_known_to_raise(cat, row)) return std::nullopt;
+  if (row.rule == Rule::AmbiguousAutogradOther)
     return raise("RuntimeError", ambiguous_autogradother_error(cat, op),
                  "the ambiguous AutogradOther kernel always raises");
-  if (outcome != Outcome::Raises) return std::nullopt;
   if (row.rule == Rule::BackendFallback) {
     Behaviour b = raise("NotImplementedError", meta_fallback_error(cat, op.name), "the Meta backend fallback raises");
     b.assumed = "PyTorch " + std::string(cat.version()) + "'s Meta backend fallback (release data)";

@@ -22,8 +22,8 @@ std::optional<Behaviour> recorded_composite_behaviour(const Registry& registry, 
     const Operator* callee = registry.find(c.op);
     if (!callee || callee == &op) return std::nullopt;
     const std::optional<Trace> t = trace_callee(*callee);
-    if (!t || t->outcome == Trace::Outcome::Handoff) return std::nullopt;
-    if (t->outcome == Trace::Outcome::Completed) continue;  // it returns (or its kernel decides): the next one
+    if (!t || t->outcome == Trace::End::Handoff) return std::nullopt;
+    if (t->outcome == Trace::End::Completed) continue;  // it returns (or its kernel decides): the next one
     if (t->assumed) return std::nullopt;
     Behaviour b;
     b.action = HopAction::CallOperator;

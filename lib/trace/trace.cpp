@@ -184,7 +184,7 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
         hop.error = "the kernel redispatches with the key set it received, " + cat.format(ks) +
                     ", so the same row runs again without end; PyTorch overflows the stack";
         trace.hops.push_back(std::move(hop));
-        trace.outcome = Trace::Outcome::Raised;
+        trace.outcome = Trace::End::Raised;
         return trace;
       }
       if (b.action == HopAction::Redispatch) {
@@ -226,9 +226,9 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
         calls_again = true;
         break;
       }
-      trace.outcome = action == HopAction::Return  ? Trace::Outcome::Completed
-                      : action == HopAction::Raise ? Trace::Outcome::Raised
-                                                   : Trace::Outcome::Handoff;
+      trace.outcome = action == HopAction::Return  ? Trace::End::Completed
+                      : action == HopAction::Raise ? Trace::End::Raised
+                                                   : Trace::End::Handoff;
       trace.assumed = action == HopAction::Return && trace.hops.back().kernel_decides;
       if (action == HopAction::Return && pending) {
         // The call below returned (if its kernel does: else it raised its
@@ -246,10 +246,10 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
         bump.does = std::move(pending->does);
         bump.assumed = "generated in-place/out= kernels (increment_version; c10/core/TensorImpl.h)";
         trace.hops.push_back(std::move(bump));
-        trace.outcome = Trace::Outcome::Raised;
+        trace.outcome = Trace::End::Raised;
         trace.assumed = false;
       }
-      if (trace.outcome == Trace::Outcome::Raised) trace.error_caveat = caveat;
+      if (trace.outcome == Trace::End::Raised) trace.error_caveat = caveat;
       return trace;
     }
     // A call that neither ended nor called again within the bound: failing

@@ -75,7 +75,7 @@ struct Trace {
   std::string op;
   std::vector<KeySetComputation> calls;
   std::vector<Hop> hops;
-  enum class Outcome { Completed, Raised, Handoff } outcome = Outcome::Completed;
+  enum class End { Completed, Raised, Handoff } outcome = End::Completed;
   // Completed at a kernel whose internals decide (hand-written, Python): the
   // call returns if that kernel does; no table can say more.
   bool assumed = false;

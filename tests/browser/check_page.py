@@ -218,6 +218,9 @@ def main():
                          "no other cell may be)")
     ap.add_argument("--expect-cell", action="append", default=[], help="diff: OP,KEY,BEFORE,AFTER outcome ids drawn")
     ap.add_argument("--expect-panel", action="append", default=[], help="OP,KEY,TEXT: hovering shows TEXT in the panel")
+    ap.add_argument("--expect-implement", action="append", default=[],
+                    help="KEY,WHAT,OP,N: the page's 'What to implement at KEY' lists OP first for WHAT "
+                         "(forward, backward), unblocking N rows")
     args = ap.parse_args()
 
     width, height = (int(n) for n in args.window.split(","))
@@ -310,6 +313,37 @@ def main():
                 fail("cell %s at %s: expected %r, drawn %s, panel %r" % (op, key, want, look and look["drawn"],
                                                                          look and look["panel"][:400]))
             print("cell %s at %s: %s; %s" % (op, key, look["drawn"], " | ".join(look["panel"].splitlines()[1:8])))
+
+        # Coverage: "What to implement at KEY", as drawn, against the analysis's data in the page.
+        implement = browser.js("""(() => { const D = JSON.parse(document.getElementById('data').textContent);
+            const sec = document.getElementById('implement');
+            return {data: D.implement || null, hidden: sec.hidden || !sec.checkVisibility(),
+              drawn: [...sec.querySelectorAll('details')].map(d => ({key: d.dataset.key,
+                summary: d.querySelector('summary').textContent,
+                forward: [...d.querySelectorAll('.forward li')].map(li => li.textContent),
+                backward: [...d.querySelectorAll('.backward li')].map(li => li.textContent)}))}; })()""")
+        if implement["data"] is not None:
+            def item(n):
+                return "%s unblocks %s row%s" % (n["op"], format(n["unblocks"], ","), "" if n["unblocks"] == 1 else "s")
+            want = [k for k in implement["data"] if k["forward"] or k["backward"]]
+            if [d["key"] for d in implement["drawn"]] != [k["key"] for k in want]:
+                fail("'What to implement' drawn for %s, the data has %s" % ([d["key"] for d in implement["drawn"]],
+                                                                            [k["key"] for k in want]))
+            if implement["hidden"] != (not want):
+                fail("the 'What to implement' section is %s" % ("hidden" if implement["hidden"] else "shown"))
+            for k, d in zip(want, implement["drawn"]):
+                for what in ("forward", "backward"):
+                    if d[what] != [item(n) for n in k[what][:25]]:
+                        fail("'What to implement at %s' (%s) draws %s, the data says %s" %
+                             (k["key"], what, d[what][:3], [item(n) for n in k[what][:3]]))
+                print("what to implement at %s: %s; forward first: %s; backward first: %s" %
+                      (k["key"], d["summary"], d["forward"][:1], d["backward"][:1]))
+        for spec in args.expect_implement:
+            key, what, op, n = spec.split(",")
+            entry = next((k for k in (implement["data"] or []) if k["key"] == key), None)
+            first = entry and entry[what] and entry[what][0]
+            if not first or first["op"] != op or first["unblocks"] != int(n):
+                fail("'What to implement at %s' (%s) starts with %s, expected %s unblocking %s" % (key, what, first, op, n))
 
         golden = golden_tables(args.golden) if args.golden else None
         not_implemented = not_implemented_kernels(args.state)

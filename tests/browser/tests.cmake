@@ -78,3 +78,13 @@ add_test(NAME browser_report_badge
                  sh $<TARGET_FILE:dispatchctl> ${CMAKE_CURRENT_LIST_DIR}/fixtures/npu_structured_v2.json
                  ${BROWSER_OUT}/badge.svg ${CMAKE_CURRENT_LIST_DIR}/check_badge.py ${BROWSER_OUT}/badge.png)
 set_tests_properties(browser_report_badge PROPERTIES TIMEOUT 120 RESOURCE_LOCK chromium)
+
+# Issue 30: "what to implement" at the page's backend key, drawn above the matrix and
+# checked against the analysis's data in the page: a real PrivateUse1 backend
+# (tests/composite_calls/backend_0.json.gz, recorded on live 2.14.1) over builtin:2.14.1,
+# the core opset; add.out (outside the set) unblocks three core operators forward,
+# zero_ 21 backward.
+browser_test(report_implement report -m builtin:2.14.1 -m ${PROJECT_SOURCE_DIR}/tests/composite_calls/backend_0.json.gz
+             --key PrivateUse1 --key AutogradPrivateUse1 --opset core --
+             --screenshot ${BROWSER_OUT}/report_implement.png --expect-rows 193 --expect-keys PrivateUse1,AutogradPrivateUse1
+             --expect-implement PrivateUse1,forward,aten::add.out,3 --expect-implement PrivateUse1,backward,aten::zero_,21)

@@ -136,7 +136,7 @@ TEST_CASE("explain: AutogradOther ambiguity names the kernels that cause it") {
   CHECK(f.fix_at(e, "AutogradOther")->result == Rule::Direct);
   REQUIRE(f.fix_at(e, "Autograd"));
   CHECK_FALSE(f.fix_at(e, "Autograd")->fills);
-  CHECK_FALSE(outcome_works(classify_row(f.cat(), e.row)));
+  CHECK_FALSE(outcome_works(classify_followed(*f.registry, f.op(), e.row, computed_row_of(*f.registry)).outcome));
   CHECK(has_computed_kernel_for_dispatch_key(*f.registry, f.op(), f.key("AutogradOther")));
 }
 
@@ -198,7 +198,7 @@ TEST_CASE("explain: fallthrough fallbacks are valid rows that a call skips") {
   CHECK(e.row.fallthrough());
   CHECK(f.rule(e, 9).status == S::Chosen);
   CHECK(has_note(e, "a call never runs it"));
-  CHECK(outcome_works(classify_row(f.cat(), e.row)));
+  CHECK(outcome_works(classify_followed(*f.registry, f.op(), e.row, computed_row_of(*f.registry)).outcome));
   CHECK(has_computed_kernel_for_dispatch_key(*f.registry, f.op(), f.key("BackendSelect")));
   CHECK_FALSE(has_kernel_for_dispatch_key(f.op(), f.key("BackendSelect")));
 }
@@ -289,7 +289,7 @@ TEST_CASE("explain: the 2.x Meta backend fallback is valid but raises") {
   CHECK(e.raises);
   CHECK(e.error.empty());  // not missing: has_computed_kernel says yes
   CHECK(has_computed_kernel_for_dispatch_key(*f.registry, f.op(), f.key("Meta")));
-  CHECK_FALSE(outcome_works(classify_row(f.cat(), e.row)));
+  CHECK_FALSE(outcome_works(classify_followed(*f.registry, f.op(), e.row, computed_row_of(*f.registry)).outcome));
   REQUIRE(f.fix_at(e, "Meta"));
   CHECK(f.fix_at(e, "Meta")->fills);
   CHECK(std::none_of(e.fixes.begin(), e.fixes.end(),

@@ -129,11 +129,11 @@ TEST_CASE("live: golden data from PyTorch 1.13.1 (registration order, live answe
       options.tensors = {preset};
       const Trace trace = trace_call(*reg, op, make_call_setup(cat, options), live);
       if (call.contains("error_type")) {
-        CHECK(trace.outcome == Trace::Outcome::Raised);
+        CHECK(trace.outcome == Trace::End::Raised);
         CHECK(trace.hops.back().error_type == call["error_type"].get<std::string>());
       } else {
         REQUIRE(call["ran"].size() == 1);
-        CHECK(trace.outcome == Trace::Outcome::Completed);
+        CHECK(trace.outcome == Trace::End::Completed);
         CHECK(trace.hops.back().row.debug() == call["ran"][0].get<std::string>());
       }
     }

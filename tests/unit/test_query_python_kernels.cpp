@@ -48,10 +48,11 @@ TEST_CASE("query --works does not count a python kernel; --unknown lists it") {
   REQUIRE(unknown.size() == 1);
   CHECK(unknown[0]->name == "aten::nonzero");
   const Row row = live_row(*reg, *unknown[0], meta);
-  CHECK(outcome_verdict(classify_row(reg->catalogue(), row)) == RowVerdict::Unknown);
+  CHECK(outcome_verdict(classify_followed(*reg, *unknown[0], row, live_row_of(*reg)).outcome) == RowVerdict::Unknown);
   // A C++ kernel still works; the 2.x Meta fallback still fails.
   const Operator& add = *reg->find("aten::add.Tensor");
-  CHECK(outcome_verdict(classify_row(reg->catalogue(), live_row(*reg, add, *reg->catalogue().find("CPU")))) == RowVerdict::Works);
+  CHECK(outcome_verdict(classify_followed(*reg, add, live_row(*reg, add, *reg->catalogue().find("CPU")), live_row_of(*reg))
+                            .outcome) == RowVerdict::Works);
   q.unknown = false;
   q.works = true;
   CHECK_THROWS(([&] { Query both = q; both.fails = true; run_query(*reg, both); })());

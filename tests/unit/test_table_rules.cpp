@@ -167,7 +167,7 @@ TEST_CASE("table: explanations record every rule tried") {
   CHECK(r.rule == Rule::Missing);
   bool saw_blocked = false;
   for (const auto& step : why.steps) {
-    if (step.rule == Rule::CompositeImplicitAutograd && step.outcome == Explanation::Outcome::Blocked) {
+    if (step.rule == Rule::CompositeImplicitAutograd && step.outcome == Explanation::StepResult::Blocked) {
       saw_blocked = true;
       REQUIRE(step.blockers.size() == 1);
       CHECK(reg->catalogue().name(step.blockers[0]) == "CPU");

@@ -72,7 +72,7 @@ TEST_CASE("trace: the worked example of §5.4 (aten::add.Tensor, CPU tensors, 2.
   CHECK(describe_mask(f.reg->catalogue(), t.hops[0].mask) == "FULL_AFTER(AutogradOther)");
   CHECK(set(f, t.hops[1].received) == "DispatchKeySet(CPU)");
   CHECK(t.hops[1].action == HopAction::Return);
-  CHECK(t.outcome == Trace::Outcome::Completed);
+  CHECK(t.outcome == Trace::End::Completed);
   const auto j = trace_json(*f.reg, t, {});
   CHECK(j["hops"][0]["row"] == "AutogradCPU");
   CHECK(j["hops"][1]["received"] == nlohmann::ordered_json::array({"CPU"}));
@@ -110,7 +110,7 @@ TEST_CASE("trace: a Meta tensor without a Meta kernel raises the Meta fallback's
   o.tensors = {"meta"};
   const Trace t = run(f, o);
   CHECK(rows(f, t) == V{"AutogradMeta", "Meta"});
-  CHECK(t.outcome == Trace::Outcome::Raised);
+  CHECK(t.outcome == Trace::End::Raised);
   CHECK(t.hops.back().error_type == "NotImplementedError");
   CHECK(t.hops.back().error.rfind("t::op: attempted to run this operator with Meta tensors, but there was no fake impl", 0) == 0);
 }
@@ -120,7 +120,7 @@ TEST_CASE("trace: missing rows raise PyTorch's text with the live key list and t
   CallOptions o;
   o.tensors = {"cpu"};
   const Trace t = run(f, o);
-  CHECK(t.outcome == Trace::Outcome::Raised);
+  CHECK(t.outcome == Trace::End::Raised);
   // Recorded from PyTorch 1.13.1 for the same registration.
   CHECK(t.hops.back().error.rfind(
             "Could not run 't::op' with arguments from the 'CPU' backend. This could be because the "
@@ -153,12 +153,12 @@ TEST_CASE("trace: Undefined cases") {
     const Trace t = run(f, o);
     CHECK(rows(f, t) == V{"AutogradCPU", "Undefined"});
     CHECK(t.hops.back().row.debug() == "fn_math");
-    CHECK(t.outcome == Trace::Outcome::Completed);
+    CHECK(t.outcome == Trace::End::Completed);
   }
   SUBCASE("a fallthrough reaching Undefined is called and asserts") {
     const Fixture f = custom_op({{{"key", "CompositeExplicitAutograd"}, {"kernel", ""}, {"fallthrough", true}}});
     const Trace t = run(f, {});
-    CHECK(t.outcome == Trace::Outcome::Raised);
+    CHECK(t.outcome == Trace::End::Raised);
     // As Debian sid's live 2.14.1 printed it (the exporter's probe, README "release_profile").
     CHECK(t.hops.back().error.rfind("0 INTERNAL ASSERT FAILED at \"./aten/src/ATen/core/boxing/KernelFunction.cpp\":14, "
                                     "please report a bug to PyTorch. fallthrough_kernel was executed", 0) == 0);
@@ -272,7 +272,7 @@ TEST_CASE("trace: a manifest kernel's \"then\" overrides the default for its kin
     CHECK(t.hops[0].mask == g.reg->catalogue().full_after(*g.reg->catalogue().find("AutogradCPU")));
     CHECK(t.hops[1].action == HopAction::Redispatch);
     CHECK(t.hops[2].action == HopAction::Raise);
-    CHECK(t.outcome == Trace::Outcome::Raised);
+    CHECK(t.outcome == Trace::End::Raised);
     CHECK(rows(f, run(f, o)) == V{"AutogradCPU", "CPU"});
   }
   SUBCASE("call, decompose and raise") {
@@ -285,7 +285,7 @@ TEST_CASE("trace: a manifest kernel's \"then\" overrides the default for its kin
     const Fixture d = custom_op({{{"key", "AutogradCPU"}, {"kernel", "fn_ag"}, {"then", "decompose"}}});
     CHECK(rows(d, run(d, o)) == V{"AutogradCPU"});
     const Fixture r = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}, {"then", "raise"}}});
-    CHECK(run(r, o).outcome == Trace::Outcome::Raised);
+    CHECK(run(r, o).outcome == Trace::End::Raised);
   }
   SUBCASE("an unknown value is refused with a did-you-mean") {
     CHECK_THROWS_WITH_AS(custom_op({{{"key", "CPU"}, {"kernel", "k"}, {"then", "redispach"}}}),

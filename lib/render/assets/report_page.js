@@ -57,6 +57,26 @@ if (DIFF) {
   $('opchanges').hidden = !html;
 }
 
+// Coverage: what to implement at each backend column, forward then backward,
+// the operators that unblock the most of the page's rows first (report's analysis).
+if (!DIFF && D.implement) {
+  const list = (what, needs, total) => !needs.length ? '' :
+    '<div class="' + what + '"><b>' + what + '</b> (' + fmt(total) + ')<ol>' + needs.map((n) =>
+      '<li' + (n.in_set ? '' : ' class="outside" title="not one of this page\'s operators"') + '>' +
+      (n.in_set ? '<a href="#' + esc(n.op) + '">' + esc(n.op) + '</a>' : esc(n.op)) +
+      ' <span class="n">unblocks ' + fmt(n.unblocks) + ' row' + (n.unblocks === 1 ? '' : 's') + '</span></li>').join('') +
+    '</ol>' + (total > needs.length ? '<p class="more">' + fmt(total - needs.length) + ' more (--format json)</p>' : '') +
+    '</div>';
+  const html = D.implement.filter((k) => k.forward.length || k.backward.length).map((k) =>
+    '<details data-key="' + esc(k.key) + '"' + (D.implement.length === 1 ? ' open' : '') + '><summary>What to implement at ' +
+    esc(k.key) + ' <span class="where">(' + fmt(k.rows_needing) + ' of ' + fmt(k.operators) +
+    ' operators need something at ' + esc(k.key) + ' forward; backward recorded for ' + fmt(k.backward_recorded) +
+    ')</span></summary>' + list('forward', k.forward, k.forward_total) + list('backward', k.backward, k.backward_total) +
+    '</details>').join('');
+  $('implement').innerHTML = html;
+  $('implement').hidden = !html;
+}
+
 // Rows live in chunks of CHUNK displayed rows, each laid out only near the
 // viewport; filtered-out rows wait in a display: none parking lot. Filtering
 // and sorting move rows between them instead of hiding rows in place, so no
