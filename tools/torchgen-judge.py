@@ -50,8 +50,21 @@ PYTHON_BINDINGS = ("import sys\nfrom torchgen.packaged.autograd.gen_autograd imp
 
 
 def apply_edit(texts, edit):
+    """A run of `line` steps (a suggested fix: replace `remove` lines from
+    `line` by `insert`) counts lines of the file before the run: bottom-up."""
     texts = dict(texts)
-    for step in edit.get("steps", [edit]):
+    run = []
+    for step in edit.get("steps", [edit]) + [None]:
+        if step is not None and "line" in step:
+            run.append(step)
+            continue
+        for s in sorted(run, key=lambda s: -s["line"]):
+            lines = texts[s["file"]].splitlines(keepends=True)
+            lines[s["line"] - 1:s["line"] - 1 + s["remove"]] = [s["insert"]]
+            texts[s["file"]] = "".join(lines)
+        run = []
+        if step is None:
+            break
         name = step.get("file", edit.get("file"))
         if "append" in step:
             texts[name] += step["append"]

@@ -12,7 +12,12 @@ namespace {
 
 using Identity = std::tuple<std::string, std::string, std::string, std::string>;
 
-Identity identity_of(const Finding& f) { return {f.rule, f.op, f.key, f.kind}; }
+// A finding that names no operator, key or kind (a load error, a note on a
+// file) is told apart by its message: two different ones must not pair up.
+Identity identity_of(const Finding& f) {
+  const bool named = !f.op.empty() || !f.key.empty() || !f.kind.empty();
+  return {f.rule, f.op, f.key, named ? f.kind : f.message};
+}
 
 }  // namespace
 

@@ -123,10 +123,17 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
                          (f.location.line > 0 ? ":" + std::to_string(f.location.line) : std::string()) + ": " +
                          f.message);
     CheckResult result = run_check(sources, plain);
+    // A change is compared with its own release: across releases every
+    // operator PyTorch renamed or dropped would read as this change's cost.
+    if (!base.torch_version.empty() && !result.torch_version.empty() && base.torch_version != result.torch_version)
+      throw InputError("--base " + options.base.front() + ": PyTorch " + base.torch_version + ", the checked sources " +
+                       result.torch_version + "; --base compares a change with its base in one release (compare "
+                       "releases with `dispatchctl diff`)");
     if (base.registry && result.registry && result.in_scope && result.not_loaded.empty()) {
       std::vector<Finding> costs;
       lint_changes(*base.registry, *result.registry, result.in_scope, costs);
       lint_formula_changes(base.formulas, result.formulas, costs);
+      suggest_fixes(*base.registry, *result.registry, base.formulas, result.formulas, costs);
       for (auto& f : costs)
         if (auto s = severity_for(options, f.rule)) {
           apply_severity(options, f, *s);
@@ -169,6 +176,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
         {"no-autograd-kernel", lint_no_autograd_kernel},
         {"required-key", lint_required_keys},
         {"stale-live-row", lint_stale_live_rows},
+        {"foreign-backend-key", lint_foreign_backend_keys},
     };
     for (const auto& [rule, lint] : lints)
       if (enabled(options, rule)) lint(registry, scope, findings);

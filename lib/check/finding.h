@@ -21,6 +21,23 @@ struct Location {
   int column = 0;
 };
 
+// A suggested fix `check` can write out exactly: edits each replacing
+// `remove` lines of `file` from `line` on by `insert` (whole lines, each
+// ending in '\n'; remove = 0 inserts before `line`, line = lines + 1
+// appends), with line numbers of the file before any edit. Only advice that
+// is such edits gets one; the suggested-fixes test applies every one and
+// re-checks.
+struct FixEdit {
+  std::string file;
+  int line = 0;
+  int remove = 0;
+  std::string insert;
+};
+struct SuggestedFix {
+  std::string description;  // what the edits do, one line
+  std::vector<FixEdit> edits;
+};
+
 struct Finding {
   std::string rule;  // e.g. "kernel-override"
   Severity severity = Severity::Warning;
@@ -37,6 +54,7 @@ struct Finding {
   // The operator's variants the same cause reaches (its in-place and out=
   // variants for one missing formula): one finding names them all.
   std::vector<std::string> covers;
+  std::optional<SuggestedFix> fix;
 };
 
 struct RuleInfo {

@@ -41,5 +41,6 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
 void lint_stale_live_rows(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_no_autograd_kernel(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 void lint_required_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
+void lint_foreign_backend_keys(const Registry& registry, const LintScope& scope, std::vector<Finding>& out);
 
 }  // namespace dispatchctl

@@ -167,6 +167,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
   const size_t first = out.size();
   const Catalogue& cat = after.catalogue();
   const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
+  const Key before_cia = *before.catalogue().alias(Alias::CompositeImplicitAutograd);
   const auto autograd = cat.alias(Alias::Autograd);
   const auto before_autograd = before.catalogue().alias(Alias::Autograd);
   for (const Operator* old : before.sorted_operators()) {
@@ -187,11 +188,14 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
     // decomposition served; what it does not cover (NestedTensor) the
     // decomposition failed on before too: no cost to report.
     const auto cea = cat.alias(Alias::CompositeExplicitAutograd);
-    if (old && old->has(cia) && !op->has(cia) && !(cea && op->has(*cea))) {
+    if (old && old->has(before_cia) && !op->has(cia) && !(cea && op->has(*cea))) {
       std::vector<Key> lost;
       for (Key k : cat.runtime_keys()) {
         if (k == k_undefined || !cat.included_in_alias(k, cia)) continue;
-        if (math_row(compute_row(before, *old, k).rule) && lost_row(compute_row(after, *op, k).rule)) lost.push_back(k);
+        // By name: a base of another release numbers its keys otherwise.
+        const auto was = before.catalogue().find(cat.name(k));
+        if (was && math_row(compute_row(before, *old, *was).rule) && lost_row(compute_row(after, *op, k).rule))
+          lost.push_back(k);
       }
       const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op);
       if (!lost.empty()) {
@@ -233,7 +237,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
     // the math kernel's decomposition (a CompositeImplicitAutograd operator has
     // no Autograd kernel of its own).
     const Kernel* was = before_autograd ? old->active(*before_autograd) : nullptr;
-    const bool left_cia = old->has(cia) && !op->has(cia);
+    const bool left_cia = old->has(before_cia) && !op->has(cia);
     if (was ? not_implemented(was) : !left_cia) continue;
     const std::string why =
         was ? "derivatives.yaml has no formula for it any more"

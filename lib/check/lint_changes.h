@@ -34,4 +34,10 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
 void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
                           const std::map<std::string, FormulaFact>& after, std::vector<Finding>& out);
 
+// Each cost's suggested fix as edits (Finding::fix), where the advice is an
+// edit: what the change took from the base, back (fixes.cpp).
+void suggest_fixes(const Registry& before, const Registry& after,
+                   const std::map<std::string, FormulaFact>& before_formulas,
+                   const std::map<std::string, FormulaFact>& after_formulas, std::vector<Finding>& costs);
+
 }  // namespace dispatchctl

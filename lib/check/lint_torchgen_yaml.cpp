@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "builtin/builtin.h"
 #include "load/load_registry.h"
@@ -69,7 +70,15 @@ std::optional<TorchgenModel> lint_and_parse(const TorchgenInputs& inputs, const 
     ParseOptions options{&rules, &catalogue, {"CPU"}};
     TorchgenModel model = parse_torchgen_inputs(inputs, options);
     add_generated_functions(model, rules);
-    for (const Refusal& r : find_refusals(model, rules)) out.push_back(refusal_finding(r));
+    // gen_autograd stops at a derivatives.yaml entry's first assert, and
+    // what follows it there is mostly its cascade (a formula keyed `input:`
+    // for `self:` reads as a forward formula next): one finding per entry.
+    std::set<std::string> entries_refused;
+    for (const Refusal& r : find_refusals(model, rules)) {
+      const bool formula = inputs.derivatives && r.loc.file == inputs.derivatives->path && !r.op.empty();
+      if (formula && !entries_refused.insert(r.op).second) continue;
+      out.push_back(refusal_finding(r));
+    }
     return model;
   } catch (const TorchgenRefusal& e) {
     out.push_back(refusal_finding(e.refusal));  // torchgen's own assert stopped the reading
@@ -90,7 +99,7 @@ std::vector<Finding> lint_torchgen_yaml(const TorchgenInputs& inputs, const Cata
 namespace {
 
 // The formulas' facts `check --base` compares (lint_formula_changes).
-void record_formulas(const TorchgenModel& model, std::map<std::string, FormulaFact>& out) {
+void record_formulas(const TorchgenModel& model, const ReleaseRules& rules, std::map<std::string, FormulaFact>& out) {
   std::map<std::string, std::vector<std::string>> by_signature;
   // out= variants are left out: their VariableType kernel refuses inputs that require grad anyway.
   for (const auto& f : model.functions)
@@ -121,6 +130,17 @@ void record_formulas(const TorchgenModel& model, std::map<std::string, FormulaFa
       if (f && schema_kind(f->func) != SchemaKind::Functional) fact.inplace_ops.push_back(qualified);
     }
     out[name] = std::move(fact);
+  }
+  // An in-place _foreach_ op takes its formulas, the forward one too, from its
+  // reference (gen_foreach_derivativeinfo): _foreach_frac_ from frac.
+  for (const auto& f : model.functions) {
+    if (!is_foreach(f) || schema_kind(f.func) != SchemaKind::Inplace) continue;
+    const DifferentiabilityInfo* ref = foreach_reference(f, model, rules);
+    if (!ref) continue;
+    const std::string bare = op_name(ref->func);
+    auto it = out.find(bare.find("::") == std::string::npos ? "aten::" + bare : bare);
+    const std::string name = f.name().find("::") == std::string::npos ? "aten::" + f.name() : f.name();
+    if (it != out.end()) it->second.inplace_ops.push_back(name);
   }
 }
 
@@ -154,7 +174,7 @@ bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
       load.not_loaded.push_back(source.text);
       return true;
     }
-    record_formulas(*model, load.formulas);
+    record_formulas(*model, rules, load.formulas);
     TorchgenOptions options;
     options.go_on_after_refusal = true;
     if (!source.build_backends.empty())

@@ -102,6 +102,11 @@ const std::vector<RuleInfo>& check_rules() {
        "building-block kernel) leave rows that calls use but that _dispatch_dump_table no longer shows. Register "
        "in the other order or add the missing kernel. Operators read from a PyTorch dump are skipped: a dump does "
        "not record registration order."},
+      {"foreign-backend-key", Severity::Note, "A kernel at another backend's key than the manifest's own",
+       "A backend's manifest registers at its own backend's keys (an npu build: PrivateUse1, "
+       "AutogradPrivateUse1); a kernel at another backend's key (XPU) is one its build cannot have: a copy of "
+       "another backend's registration, or two builds in one manifest. Register it at the backend's own key or "
+       "drop it."},
   };
   return rules;
 }

@@ -114,6 +114,12 @@ json findings_json(const CheckResult& r) {
     j["key"] = f.key.empty() ? json() : json(f.key);
     if (!f.kind.empty()) j["kind"] = f.kind;
     if (!f.covers.empty()) j["covers"] = f.covers;
+    if (f.fix) {
+      json edits = json::array();
+      for (const auto& e : f.fix->edits)
+        edits.push_back({{"file", e.file}, {"line", e.line}, {"remove", e.remove}, {"insert", e.insert}});
+      j["fix"] = {{"description", f.fix->description}, {"edits", std::move(edits)}};
+    }
     if (r.compared_to_base) j["pre_existing"] = f.pre_existing;
     findings.push_back(std::move(j));
   }

@@ -36,9 +36,22 @@ def shipped_yaml():
 
 
 def edited(texts, edit):
-    """The edit applied as tools/torchgen-judge.py applies it (one change or its `steps`)."""
+    """The edit applied as tools/torchgen-judge.py applies it (one change or its `steps`).
+    A run of `line` steps (a suggested fix: replace `remove` lines from `line` by `insert`)
+    counts lines of the file before the run, so it applies bottom-up."""
     texts = dict(texts)
-    for step in edit.get("steps", [edit]):
+    run = []
+    for step in edit.get("steps", [edit]) + [None]:
+        if step is not None and "line" in step:
+            run.append(step)
+            continue
+        for s in sorted(run, key=lambda s: -s["line"]):
+            lines = texts[s["file"]].splitlines(keepends=True)
+            lines[s["line"] - 1:s["line"] - 1 + s["remove"]] = [s["insert"]]
+            texts[s["file"]] = "".join(lines)
+        run = []
+        if step is None:
+            break
         name = step.get("file", edit.get("file"))
         if "append" in step:
             texts[name] += step["append"]

@@ -16,3 +16,20 @@ add_test(NAME torchgen_corpus_second_real_verdicts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus second ${TORCHGEN_CORPUS_SAMPLE}
                  $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_second_real_verdicts PROPERTIES TIMEOUT 600)
+# Every fix `check --base` suggests for the corpora's accepted edits, applied,
+# passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
+# `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).
+if(NOT DISPATCHCTL_SANITIZE)
+  add_test(NAME torchgen_corpus_suggested_fixes
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/suggested_fixes.py $<TARGET_FILE:dispatchctl>)
+  set_tests_properties(torchgen_corpus_suggested_fixes PROPERTIES TIMEOUT 600)
+  add_test(NAME torchgen_corpus_fixes_real_verdicts
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fixes
+                   $<TARGET_FILE:dispatchctl>)
+  set_tests_properties(torchgen_corpus_fixes_real_verdicts PROPERTIES TIMEOUT 600)
+endif()
+# One cause, one finding (issue 31): a deleted formula, a typo'd formula input,
+# a new view's _copy.out, a CIA -> CEA move (one_cause.py).
+add_test(NAME torchgen_corpus_one_cause
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/one_cause.py $<TARGET_FILE:dispatchctl>)
+set_tests_properties(torchgen_corpus_one_cause PROPERTIES TIMEOUT 300)

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "check/check.h"
+#include "util/errors.h"
 
 using namespace dispatchctl;
 
@@ -74,4 +75,31 @@ TEST_CASE("check --base: a change that did not load claims nothing fixed; the ba
   REQUIRE(listed.findings.size() == 1);
   CHECK(listed.findings[0].pre_existing);
   CHECK_FALSE(listed.has_errors());
+}
+
+TEST_CASE("check --base: a PR that fixes one problem and brings another is 1 new, also without operator or key") {
+  CheckResult base, now;
+  Finding old_problem = finding("load-error", "", 3), new_problem = finding("load-error", "", 3);
+  old_problem.message = "x.json:3: unknown field \"kernal\"";
+  new_problem.message = "x.json:3: unknown key \"CUPA\"";
+  base.findings = {old_problem, finding("signature-mismatch", "aten::mm", 4)};
+  now.findings = {new_problem, finding("signature-mismatch", "aten::mm", 4)};
+  now.findings[1].key = "PrivateUse1";  // another key: another finding
+  compare_to_base(now, std::move(base), false);
+  CHECK(now.new_count == 2);
+  CHECK(now.fixed.size() == 2);
+  CHECK(now.has_errors());
+}
+
+TEST_CASE("check --base: a base of another release is refused with one line") {
+  CheckOptions options;
+  options.base = {"builtin:2.6.0+cuda"};
+  try {
+    (void)run_check({"builtin:2.14.1"}, options);
+    FAIL("no InputError");
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("--base builtin:2.6.0+cuda: PyTorch 2.6.0") == 0);
+    CHECK(what.find('\n') == std::string::npos);
+  }
 }

@@ -344,3 +344,14 @@ TEST_CASE("check: an ambiguity finding on a real registry names a line of one of
     CHECK(lines[block] == "=== " + f.op);
   }
 }
+
+TEST_CASE("check: foreign-backend-key notes a kernel at another backend's key in a backend's manifest") {
+  const CheckResult r = run_check({"builtin:2.14.1", manifest("foreign_backend_key.json")}, {});
+  const auto notes = of_rule(r, "foreign-backend-key");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].severity == Severity::Note);
+  CHECK(notes[0].op == "aten::add.Tensor");
+  CHECK(notes[0].key == "XPU");
+  CHECK(notes[0].location.line == 6);
+  CHECK(notes[0].message.find("PrivateUse1") != std::string::npos);
+}
