@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks the recorded composite calls of 2.14.1 (lib/builtin/data/torch-2.14.1/
-composite_calls.json.gz) against the real calls of tests/composite_calls/ (four real
+composite_calls.json.gz) against the real calls of tests/composite_calls/ (six real
 PrivateUse1 backends on live 2.14.1, record_backends.py), with a predictor written here
 from the recording alone, independent of dispatchctl's C++ outcome model:
 
