@@ -1,16 +1,17 @@
 #!/usr/bin/python3
 """Ground truth for composite call graphs (issue 30): real PrivateUse1 backends built from
 Python on live PyTorch 2.14.1, each with a seeded random subset of kernels, and what real
-calls of about 150 operators do on each (forward, and backward where differentiable).
+calls of about 300 operators do on each (forward, and backward where differentiable).
 
     cp -r tools/dispatchctl_exporter tests/composite_calls/record_backends.py /work/chroots/sid/tmp/gt/
-    chroot /work/chroots/sid python3 /tmp/gt/record_backends.py /tmp/gt/out
+    chroot /work/chroots/sid python3 /tmp/gt/record_backends.py /tmp/gt/out [--calls 390] [--only 0,1,...]
 
 writes, per backend N: backend_N.json (a dispatchctl manifest layered over builtin:2.14.1:
 the PrivateUse1 kernels the backend has) and calls_N.json (the calls). A backend is
 tools/dispatchctl_exporter/cpu_backed_device.py: every kernel registered computes on
 CPU storage. Every backend has the allocation and copy kernels (ALWAYS) and a random share
-(30%, 50%, 70%, 85%) of the operators that have a CPU kernel. A call is one aten call: the
+(SHARES: one backend per share) of the operators that have a CPU kernel; backends from
+VIEWS_FROM on also always have the view kernels (VIEWS). A call is one aten call: the
 first OpInfo sample of an OpInfo of torch.testing._internal.common_methods_invocations.op_db
 (shuffled, seeded) is run once under a TorchDispatchMode with the autograd keys excluded,
 which sees the aten overloads the Python call reaches (a composite one as itself) with a
@@ -24,6 +25,7 @@ require grad. An OpInfo that kills the process is left out (crashed_positions).
 Nothing here comes from
 dispatchctl. Each backend runs in its own process (kernels cannot be unregistered)."""
 
+import argparse
 import json
 import os
 import random
@@ -31,8 +33,14 @@ import subprocess
 import sys
 import warnings
 
-BACKENDS = 4
-CALLS_PER_BACKEND = 150
+# One backend per share of the CPU operators it has kernels for (backend N: seed 3000 + N).
+SHARES = (0.3, 0.5, 0.7, 0.85, 0.15, 0.6)
+# Backends from this one on have the view kernels whatever their share, as a real backend
+# does early: their raises come from the other missing kernels (fill_, zero_, mul.out …),
+# not mostly from as_strided and view.
+VIEWS_FROM = 4
+VIEWS = ["aten::as_strided", "aten::view"]
+CALLS_PER_BACKEND = 390
 ALWAYS = ["aten::empty.memory_format", "aten::empty_strided", "aten::_copy_from", "aten::_copy_from_and_resize"]
 KERNEL_DEBUG = "registered at tests/composite_calls/record_backends.py (Python kernel over CPU storage)"
 
@@ -83,7 +91,7 @@ def describe_snapshot(torch, value):
     return describe(torch, tree_map_snapshots(value, lambda v: v[1] if v[0] == "backend" else ("cpu", v[1])))
 
 
-def record_backend(index, out_dir, start):
+def record_backend(index, out_dir, start, calls_wanted):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     warnings.filterwarnings("ignore")
     import torch
@@ -97,8 +105,10 @@ def record_backend(index, out_dir, start):
     backend = CpuBackedPrivateUse1(torch)
     cpu_ops = sorted(n for n in torch._C._dispatch_get_registrations_for_dispatch_key("CPU")
                      if n.startswith("aten::") and n not in ALWAYS)
-    share = [0.3, 0.5, 0.7, 0.85][index % 4]
+    share = SHARES[index]
     chosen = sorted(rng.sample(cpu_ops, int(len(cpu_ops) * share)))
+    if index >= VIEWS_FROM:
+        chosen = sorted(set(chosen) | set(VIEWS))
     registered = []
     for name in chosen:
         try:
@@ -136,7 +146,7 @@ def record_backend(index, out_dir, start):
     for position, opinfo in enumerate(op_db):
         if position < start:
             continue
-        if made >= CALLS_PER_BACKEND:
+        if made >= calls_wanted:
             break
         progress.write(json.dumps({"position": position}) + "\n")
         progress.flush()
@@ -214,7 +224,7 @@ def record_backend(index, out_dir, start):
                    "kernel_share": share}, f)
 
 
-def finish_backend(index, out_dir):
+def finish_backend(index, out_dir, calls_wanted):
     """Runs backend `index` until it has its calls, restarting after an OpInfo that kills
     the process (a crash inside PyTorch: that OpInfo is left out, "crashed" counted)."""
     path = os.path.join(out_dir, "progress_%d.jsonl" % index)
@@ -222,17 +232,18 @@ def finish_backend(index, out_dir):
         os.unlink(path)
     start, crashed = 0, []
     for _ in range(20):
-        subprocess.run([sys.executable, os.path.abspath(__file__), out_dir, str(index), str(start)],
+        subprocess.run([sys.executable, os.path.abspath(__file__), out_dir, "--worker", str(index), str(start),
+                        str(calls_wanted)],
                        check=False, timeout=1800, stderr=subprocess.DEVNULL)
         lines = [json.loads(line) for line in open(path)]
         calls = [line["call"] for line in lines if "call" in line]
-        if any("finished" in line for line in lines) or len(calls) >= CALLS_PER_BACKEND:
+        if any("finished" in line for line in lines) or len(calls) >= calls_wanted:
             break
         last = max(line["position"] for line in lines if "position" in line)
         crashed.append(last)
         start = last + 1
     about = json.load(open(os.path.join(out_dir, "about_%d.json" % index)))
-    about.update(crashed_positions=crashed, calls=calls[:CALLS_PER_BACKEND])
+    about.update(crashed_positions=crashed, calls=calls[:calls_wanted])
     with open(os.path.join(out_dir, "calls_%d.json" % index), "w") as f:
         f.write(json.dumps({k: v for k, v in about.items() if k != "calls"})[:-1] + ', "calls": [\n')
         f.write(",\n".join(json.dumps(c) for c in about["calls"]) + "\n]}\n")
@@ -241,14 +252,19 @@ def finish_backend(index, out_dir):
 
 
 def main():
-    out_dir = sys.argv[1]
-    if len(sys.argv) > 3:
-        record_backend(int(sys.argv[2]), out_dir, int(sys.argv[3]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--calls", type=int, default=CALLS_PER_BACKEND, help="OpInfos called per backend")
+    parser.add_argument("--only", help="comma-separated backend numbers (default: all of SHARES)")
+    parser.add_argument("--worker", nargs=3, type=int, metavar=("INDEX", "START", "CALLS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        record_backend(args.worker[0], args.out_dir, args.worker[1], args.worker[2])
         sys.stdout.flush()
         os._exit(0)
-    os.makedirs(out_dir, exist_ok=True)
-    for index in range(BACKENDS):
-        finish_backend(index, out_dir)
+    os.makedirs(args.out_dir, exist_ok=True)
+    for index in ([int(i) for i in args.only.split(",")] if args.only else range(len(SHARES))):
+        finish_backend(index, args.out_dir, args.calls)
 
 
 main()

@@ -7,6 +7,15 @@ import sys
 import types
 
 SHAPES = ((2, 3), (4,), (), (2, 1, 3))
+# More inputs for a kernel the first ones did not run (schema_variants): square matrices
+# (linalg), batches and image-like shapes, other dtypes (an out= of complex fft, integer
+# indices), and optional arguments given a value (upsample's output_size).
+VARIANT_SHAPES = ((3, 3), (2, 3, 3), (1, 2, 4, 4), (2, 3), (4,), (1, 2, 2, 2, 2))
+VARIANT_DTYPES = ("float32", "complex64", "int64", "bool", "float64")
+REDUCTIONS = {"reduce": "sum", "reduction": "mean", "mode": "bilinear", "padding_mode": "zeros",
+              "interpolation_mode": "bilinear", "approximate": "none", "rounding_mode": "floor",
+              "side": "left", "indexing": "ij", "driver": None, "UPLO": "L", "uplo": "L", "ord": "fro",
+              "norm": None, "fill_value": None}
 
 
 def import_op_db():
@@ -129,6 +138,81 @@ def schema_value(torch, arg, shape, device):
     if kind == "MemoryFormat":
         return torch.contiguous_format
     raise ValueError("cannot build a %s" % kind)
+
+
+def variant_value(torch, arg, shape, dtype, filled, device, k):
+    """A value for one schema argument in variant k of the inputs (schema_variants): ints
+    and list lengths differ between variants, so that one value (matrix_power's n=1) is
+    not taken for every input."""
+    kind = str(arg.type)
+    name = arg.name
+    if kind == "Optional[Device]" and name == "device":
+        return device
+    if kind.startswith("Optional["):
+        if not filled or name in ("generator", "out_dtype", "dtype", "layout", "memory_format", "pin_memory") or (
+                filled == 2 and "scale" in name):
+            return None
+        inner = kind[len("Optional["):-1]
+        return variant_value(torch, type("Arg", (), {"type": inner, "name": name, "has_default_value":
+                                                  lambda self: False})(), shape, dtype, filled, device, k)
+    if kind == "Tensor":
+        return variant_tensor(torch, shape, dtype, device)
+    if kind == "List[Tensor]":
+        return [variant_tensor(torch, shape, dtype, device) for _ in range(2 + k % 2)]
+    if kind in ("List[number]", "List[Scalar]"):
+        return [1] * (2 + k % 2)
+    if kind in ("int", "SymInt"):
+        return (0, -1)[k % 2] if "dim" in name else (1, 2)[k % 2]
+    if kind == "List[bool]":
+        return [True, True, True]
+    if kind == "str":
+        if name not in REDUCTIONS or REDUCTIONS[name] is None:
+            raise ValueError("cannot build a str %s" % name)
+        return REDUCTIONS[name]
+    if kind in ("List[int]", "List[SymInt]") and name in ("output_size", "kernel_size"):
+        return [2] * max(1, len(shape) - 2)
+    if kind == "List[float]" and "scale" in name:
+        return [1.0] * max(1, len(shape) - 2)
+    return schema_value(torch, arg, shape, device)
+
+
+def variant_tensor(torch, shape, dtype, device):
+    if dtype == "bool":
+        return torch.rand(shape, device=device) > 0.5
+    if dtype == "int64":
+        return torch.randint(0, 2, shape, device=device)
+    return torch.rand(shape, dtype=getattr(torch, dtype), device=device) + 0.5
+
+
+def schema_variants(torch, op, device):
+    """More [(op, args, kwargs)] for an operator the first schema inputs did not run:
+    VARIANT_SHAPES × VARIANT_DTYPES × optionals (omitted, given, given but the scale
+    factors), out= tensors of the inputs' dtype. Many do not fit the kernel: the caller keeps those it runs."""
+    out = []
+    k = 0
+    for filled in (0, 1, 2):  # optionals omitted, all given, all but the scale factors given
+        for dtype in VARIANT_DTYPES:
+            for shape in VARIANT_SHAPES:
+                k += 1
+                args, kwargs = [], {}
+                try:
+                    for arg in op._schema.arguments:
+                        has_default = getattr(arg, "has_default_value", lambda: False)()
+                        if arg.alias_info is not None and arg.alias_info.is_write and arg.kwarg_only:
+                            kwargs[arg.name] = variant_tensor(torch, (0,), dtype, device) if str(arg.type) == \
+                                "Tensor" else [variant_tensor(torch, (0,), dtype, device) for _ in range(2)]
+                        elif arg.kwarg_only and has_default and not filled:
+                            continue
+                        elif arg.kwarg_only:
+                            kwargs[arg.name] = variant_value(torch, arg, shape, dtype, filled, device, k)
+                        elif has_default and not filled and not str(arg.type).startswith("Optional["):
+                            args.append(arg.default_value)
+                        else:
+                            args.append(variant_value(torch, arg, shape, dtype, filled, device, k))
+                except (ValueError, TypeError, RuntimeError):
+                    continue
+                out.append((op, tuple(args), kwargs))
+    return out
 
 
 def schema_samples(torch, op, device):

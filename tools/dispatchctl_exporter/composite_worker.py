@@ -9,10 +9,13 @@ import sys
 
 from dispatchctl_exporter.composite_recorder import Backend, Recorder, Timeout, below_autograd, time_limit
 from dispatchctl_exporter.composite_samples import import_op_db, opinfo_samples, overload_name, schema_samples
+from dispatchctl_exporter.composite_samples import schema_variants
 from dispatchctl_exporter.cpu_backed_device import CpuBackedPrivateUse1, privateuse1_backend_available
 
 MAX_SAMPLES_PER_OPINFO = 6
 MAX_SAMPLES_PER_OVERLOAD = 6
+# Variants of schema inputs are tried (schema_variants) until a kernel has run on this many.
+WANTED_SAMPLES = 3
 
 
 def resolve_overload(torch, name):
@@ -73,8 +76,7 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
                 record_opinfo(torch, recorder, op_db[int(what)], to_backend)
             else:
                 recorder.source = "schema"
-                for func, args, kwargs in schema_samples(torch, resolve_overload(torch, what), device):
-                    recorder.record(func, args, kwargs)
+                record_schema(torch, recorder, resolve_overload(torch, what))
         except Timeout:
             status = "timeout"
         except Exception as e:  # noqa: BLE001
@@ -91,6 +93,37 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
         except Exception as e:  # noqa: BLE001
             out.write(json.dumps({"seed_error": str(e).split("\n")[0]}) + "\n")
         out.flush()
+
+
+def record_schema(torch, recorder, op):
+    """Schema-built inputs; then, while the kernel has run on fewer than WANTED_SAMPLES,
+    variants (other shapes, dtypes, optionals given), each tried first without recording:
+    only a variant the kernel runs is recorded (a variant it refuses says nothing of the
+    kernel, its message must not be taken for a stub's)."""
+    for func, args, kwargs in schema_samples(torch, op, recorder.backend.device):
+        recorder.record(func, args, kwargs)
+    name = overload_name(op)
+    keys = recorder.composites.get(name, ())
+    if not keys:
+        return
+    key = getattr(torch._C.DispatchKey, keys[0])
+
+    def ran():
+        tally = recorder.kernels.get(name + "|" + keys[0])
+        return tally["n"] if tally else 0
+    for func, args, kwargs in schema_variants(torch, op, recorder.backend.device):
+        if ran() >= WANTED_SAMPLES:
+            break
+        if not recorder.backend.sample_on_backend(args, kwargs):
+            continue
+        try:
+            with time_limit(recorder.seconds), below_autograd(torch):
+                func._op_dk(key, *args, **kwargs)
+        except Timeout:
+            raise
+        except Exception:  # noqa: BLE001 (a variant the kernel refuses: not recorded)
+            continue
+        recorder.record(func, args, kwargs)
 
 
 def record_opinfo(torch, recorder, opinfo, to_backend):
