@@ -61,7 +61,7 @@ if (DIFF) {
 // the operators that unblock the most of the page's rows first (report's analysis).
 if (!DIFF && D.implement) {
   const list = (what, needs, total) => !needs.length ? '' :
-    '<div class="' + what + '"><b>' + what + '</b> (' + fmt(total) + ')<ol>' + needs.map((n) =>
+    '<div class="' + what + '"><strong>' + what + '</strong> (' + fmt(total) + ')<ol>' + needs.map((n) =>
       '<li' + (n.in_set ? '' : ' class="outside" title="not one of this page\'s operators"') + '>' +
       (n.in_set ? '<a href="#' + esc(n.op) + '">' + esc(n.op) + '</a>' : esc(n.op)) +
       ' <span class="n">unblocks ' + fmt(n.unblocks) + ' row' + (n.unblocks === 1 ? '' : 's') + '</span></li>').join('') +
