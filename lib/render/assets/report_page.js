@@ -59,6 +59,7 @@ if (DIFF) {
 
 // Coverage: what to implement at each backend column, forward then backward,
 // the operators that unblock the most of the page's rows first (report's analysis).
+// Open on a backend's page (an operator set); on a whole registry's the matrix comes first.
 if (!DIFF && D.implement) {
   const list = (what, needs, total) => !needs.length ? '' :
     '<div class="' + what + '"><strong>' + what + '</strong> (' + fmt(total) + ')<ol>' + needs.map((n) =>
@@ -68,7 +69,7 @@ if (!DIFF && D.implement) {
     '</ol>' + (total > needs.length ? '<p class="more">' + fmt(total - needs.length) + ' more (--format json)</p>' : '') +
     '</div>';
   const html = D.implement.filter((k) => k.forward.length || k.backward.length).map((k) =>
-    '<details data-key="' + esc(k.key) + '"' + (D.implement.length === 1 ? ' open' : '') + '><summary>What to implement at ' +
+    '<details data-key="' + esc(k.key) + '"' + (rows.length <= 1000 ? ' open' : '') + '><summary>What to implement at ' +
     esc(k.key) + ' <span class="where">(' + fmt(k.rows_needing) + ' of ' + fmt(k.operators) +
     ' operators need something at ' + esc(k.key) + ' forward; backward recorded for ' + fmt(k.backward_recorded) +
     ')</span></summary>' + list('forward', k.forward, k.forward_total) + list('backward', k.backward, k.backward_total) +
