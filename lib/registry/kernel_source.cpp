@@ -46,12 +46,10 @@ KernelSource source_of(std::string_view path, bool predicted) {
     source.generator = KernelGenerator::MetaFallback;
     return source;
   }
-  // A real build's generated files are under its build folder; a
-  // hand-written file of the same name elsewhere (an out-of-tree backend's) is not torchgen's.
-  auto built = [&](std::string_view folder) {
-    return predicted || (path.find(folder) != std::string_view::npos &&
-                         (!folder.starts_with("aten/") || path.find("/build/") != std::string_view::npos));
-  };
+  // A real build writes them to these folders (under its build folder:
+  // ./build/aten/src/ATen/); a file of the same name elsewhere (an
+  // out-of-tree backend's own RegisterXLA.cpp) is not torchgen's.
+  auto built = [&](std::string_view folder) { return predicted || path.find(folder) != std::string_view::npos; };
   for (const Generated& g : k_generated)
     if (stem == g.stem && built(g.built_in)) source.generator = g.generator;
   if (source.generator == KernelGenerator::Unknown && stem.starts_with("Register") && stem.size() > 8 &&
