@@ -5,6 +5,7 @@
 #include "util/log.h"
 #include "util/wrap.h"
 #include "load/selection.h"
+#include "registry/manifest_names.h"
 #include "registry/op_select.h"
 #include "registry/schema_parser.h"
 #include "render/trace_render.h"
@@ -52,9 +53,10 @@ under ExcludeDispatchKeyGuard(their key); Functionalize kernels and fallback cal
 again under AutoDispatchSkipFunctionalize; the Conjugate/Negative/ZeroTensor
 fallbacks resolve their bit and redispatch with FULL_AFTER(key); Tracer and
 PythonTLSSnapshot redispatch; BackendSelect picks the call's highest backend (else
-CPU, dense); the Meta fallback raises; Python, PythonDispatcher, PreDispatch and
+CPU, dense); the Meta fallback raises, and so does the Named fallback (the operator
+does not support named tensors); Python, PythonDispatcher, PreDispatch and
 functorch keys hand off (the trace stops there, exit 0). A manifest kernel's
-"then" (return, redispatch, call, decompose, raise) overrides the default; each
+"then" (THEN_NAMES) overrides the default; each
 hop prints the TLS in effect, the guard it holds and which behaviour was assumed.
 
 Many calls in one run: --calls FILE, FILE holding one JSON
@@ -169,6 +171,8 @@ void setup_trace(CLI::App& app, int& exit_code) {
       "trace", "Simulate a call: its key set and every kernel that runs, in order, until it returns or raises");
   std::string footer = k_footer;
   footer.replace(footer.find("NEWEST_BUILTIN"), std::string_view("NEWEST_BUILTIN").size(), newest_builtin());
+  std::vector<std::string> then_names(std::begin(k_then_names) + 1, std::end(k_then_names));
+  footer.replace(footer.find("THEN_NAMES"), std::string_view("THEN_NAMES").size(), join(then_names));
   sub->footer(footer);
   sub->add_option("OP", command->op, "Operator overload, e.g. aten::add.Tensor (not with --calls)");
   add_registry_options(sub, command->registry);

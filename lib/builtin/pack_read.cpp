@@ -9,6 +9,17 @@
 namespace dispatchctl {
 namespace {
 
+// PackedOutGradCheck's comma-separated names, as views into the pack.
+std::vector<std::string_view> names(std::string_view list) {
+  std::vector<std::string_view> out;
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    out.push_back(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+  }
+  return out;
+}
+
 static_assert(std::endian::native == std::endian::little, "packs are little-endian");
 
 // Bounds-checked access to a pack: any record or string outside the data is
@@ -182,8 +193,8 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
       registry.record_composite_calls(registry.find(name)->registrations.back(), std::move(calls), keep);
     }
     if (const auto check = pack.out_grad_check(op.first_kernel + i))
-      registry.record_out_grad_check(registry.find(name)->registrations.back(), pack.string(check->inputs),
-                                     pack.string(check->outputs), keep);
+      registry.record_out_grad_check(registry.find(name)->registrations.back(), names(pack.string(check->inputs)),
+                                     names(pack.string(check->outputs)), keep);
   }
 }
 

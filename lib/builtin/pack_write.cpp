@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <tuple>
 #include <unordered_map>
+
+#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -17,6 +20,8 @@ class PackWriter {
     if (inserted) strings_.push_back(text);
     return it->second;
   }
+  // A list of names as the pack stores it: one string, comma-separated.
+  std::uint32_t list_id(const std::vector<Text>& names) { return string_id(joined_.emplace_back(join(names, ","))); }
 
   std::uint16_t key_index(Key key) {
     auto [it, inserted] = key_indices_.try_emplace(key, static_cast<std::uint16_t>(key_names_.size()));
@@ -58,8 +63,8 @@ class PackWriter {
         composites_.push_back(pc);
       }
       if (const OutGradCheck* check = registry.out_grad_check(k))
-        checks_.push_back({static_cast<std::uint32_t>(kernels_.size()), string_id(check->inputs),
-                           string_id(check->outputs)});
+        checks_.push_back({static_cast<std::uint32_t>(kernels_.size()), list_id(check->inputs),
+                           list_id(check->outputs)});
       PackedKernel pk{};
       pk.debug = string_id(k.debug);
       pk.signature = k.signature ? string_id(*k.signature) : k_no_string;
@@ -141,7 +146,8 @@ class PackWriter {
   }
 
   const Catalogue& cat_;
-  std::vector<std::string_view> strings_;  // views into the registry, which outlives the writer
+  std::vector<std::string_view> strings_;  // views into the registry, which outlives the writer, or joined_
+  std::deque<std::string> joined_;
   std::unordered_map<std::string_view, std::uint32_t> string_ids_;
   std::vector<std::uint32_t> key_names_;
   std::unordered_map<Key, std::uint16_t> key_indices_;

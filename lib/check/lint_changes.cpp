@@ -44,8 +44,7 @@ bool lost_row(Rule r) {
   return r == Rule::Missing || r == Rule::BackendFallback || r == Rule::AmbiguousAutogradOther;
 }
 
-// The autograd-not-implemented kernel as PyTorch registers it: boxed only, no signature.
-bool not_implemented(const Kernel* k) { return k && !k->fallthrough && !k->signature && !k->unboxed; }
+bool not_implemented(const Kernel* k) { return k && is_autograd_not_implemented(*k); }
 
 // The `- func:` text of the native_functions.yaml line the operator comes
 // from, exactly as written ("" when it does not come from one).

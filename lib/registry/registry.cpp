@@ -94,10 +94,17 @@ void Registry::impl(std::string_view op_name, Kernel kernel, Strings strings) {
     kernel.key = *catalogue_->alias(Alias::CompositeImplicitAutograd);
   kernel.sequence = sequence_++;
   kernel.debug = kept(kernel.debug, strings);
+  if (!kernel.source_known) kernel.source = parse_kernel_source(kernel.debug);
+  kernel.source_known = true;
   if (kernel.signature) kernel.signature = kept(*kernel.signature, strings);
   const Key key = kernel.key;
   op.registrations.push_back(kernel);
   op.present[key >> 6] |= 1ull << (key & 63);
+}
+
+bool is_autograd_not_implemented(const Kernel& kernel) {
+  return !kernel.signature && kernel.boxed && !kernel.unboxed && !kernel.fallthrough &&
+         kernel.source.generator == KernelGenerator::VariableType;
 }
 
 std::string_view generated_call_kind_id(GeneratedCallKind kind) {
@@ -114,9 +121,12 @@ void Registry::record_generated_call(const Kernel& kernel, std::string_view call
   generated_calls_[kernel.sequence] = GeneratedCall{kept(callee, strings), kind};
 }
 
-void Registry::record_out_grad_check(const Kernel& kernel, std::string_view inputs, std::string_view outputs,
-                                     Strings strings) {
-  out_grad_checks_[kernel.sequence] = OutGradCheck{kept(inputs, strings), kept(outputs, strings)};
+void Registry::record_out_grad_check(const Kernel& kernel, const std::vector<std::string_view>& inputs,
+                                     const std::vector<std::string_view>& outputs, Strings strings) {
+  OutGradCheck check;
+  for (const std::string_view name : inputs) check.inputs.push_back(kept(name, strings));
+  for (const std::string_view name : outputs) check.outputs.push_back(kept(name, strings));
+  out_grad_checks_[kernel.sequence] = std::move(check);
 }
 
 std::string_view call_when_id(CallWhen when) { return when == CallWhen::Always ? "always" : "some_inputs"; }
@@ -152,7 +162,9 @@ void Registry::impl_carried(const Registry& from, const Kernel& was, std::string
   const Kernel& now = op->registrations.back();
   if (const GeneratedCall* call = from.generated_call(was); call && with_generated_call)
     record_generated_call(now, call->callee, call->kind);
-  if (const OutGradCheck* check = from.out_grad_check(was)) record_out_grad_check(now, check->inputs, check->outputs);
+  if (const OutGradCheck* check = from.out_grad_check(was))
+    record_out_grad_check(now, {check->inputs.begin(), check->inputs.end()},
+                          {check->outputs.begin(), check->outputs.end()});
   if (const CompositeCalls* calls = from.composite_calls(was)) record_composite_calls(now, *calls);
 }
 
@@ -176,6 +188,7 @@ void Registry::fallback(Fallback fb) {
   }
   fb.sequence = sequence_++;
   fb.debug = pool_->keep(fb.debug);
+  fb.source = parse_kernel_source(fb.debug);
   fallback_slot_[fb.key] = static_cast<int>(fallbacks_.size());
   fallbacks_.push_back(std::move(fb));
 }

@@ -19,6 +19,7 @@
 
 #include "keys/catalogue.h"
 #include "registry/composite_calls.h"
+#include "registry/kernel_source.h"
 #include "registry/name_index.h"
 #include "registry/origin.h"
 #include "registry/string_pool.h"
@@ -45,7 +46,15 @@ struct Kernel {
   bool boxed = true;
   bool unboxed = true;
   KernelThen then = KernelThen::Default;  // no effect on tables
+  // Which generator wrote it; Registry::impl parses it from `debug` unless the loader set it.
+  KernelSource source;
+  bool source_known = false;
 };
+
+// torchgen's boxed-only autogradNotImplementedFallback() registration, as the
+// generated VariableType code registers it (a real build's or predicted): no
+// signature, boxed only. The one test for "the autograd-not-implemented kernel".
+bool is_autograd_not_implemented(const Kernel& kernel);
 
 // What a kernel torchgen generates calls through the dispatcher, where
 // torchgen fixes it (docs/torchgen-rules.md §3, "generated calls"): the facts
@@ -67,11 +76,11 @@ struct GeneratedCall {
 // before it calls below, where torchgen decides the operator is differentiable
 // (gen_variable_type's requires_derivative, from derivatives.yaml): in grad
 // mode it raises throw_error_out_requires_grad when one of these arguments
-// requires grad. Comma-separated argument names of the schema; the facts come
-// from torchgen's model of the release's YAML (torchgen/out_grad_checks.h).
+// requires grad. Argument names of the schema; the facts come from
+// torchgen's model of the release's YAML (torchgen/out_grad_checks.h).
 struct OutGradCheck {
-  Text inputs;   // "self,other": the differentiable inputs, checked first
-  Text outputs;  // "out": the out= arguments of the differentiable outputs
+  std::vector<Text> inputs;   // {"self", "other"}: the differentiable inputs, checked first
+  std::vector<Text> outputs;  // {"out"}: the out= arguments of the differentiable outputs
 };
 
 struct Fallback {
@@ -80,6 +89,7 @@ struct Fallback {
   std::uint32_t sequence = 0;
   Key key = k_undefined;
   bool fallthrough = false;
+  KernelSource source;  // Registry::fallback parses it from `debug`
 };
 
 // PyTorch's alias analysis kinds (what Schema::alias_analysis holds).
@@ -271,7 +281,8 @@ class Registry {
   std::size_t generated_call_count() const { return generated_calls_.size(); }
   // The out= check of a generated autograd kernel (OutGradCheck); nullptr
   // where no loader knew it (manifests, registries without derivatives.yaml).
-  void record_out_grad_check(const Kernel& kernel, std::string_view inputs, std::string_view outputs,
+  void record_out_grad_check(const Kernel& kernel, const std::vector<std::string_view>& inputs,
+                             const std::vector<std::string_view>& outputs,
                              Strings strings = Strings::Copy);
   const OutGradCheck* out_grad_check(const Kernel& kernel) const {
     if (out_grad_checks_.empty()) return nullptr;

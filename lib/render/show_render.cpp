@@ -121,12 +121,8 @@ void append_show_text(std::string& out, const Registry& registry, const Operator
 }
 
 std::string short_debug(std::string_view debug) {
-  constexpr std::string_view k_registered_at = "registered at ";
   if (python_file_unrecorded(debug)) return "registered from Python (file not recorded)";
-  if (debug.substr(0, k_registered_at.size()) != k_registered_at) return std::string(debug);
-  debug.remove_prefix(k_registered_at.size());
-  if (auto slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
-  return std::string(debug);
+  return std::string(place_text(debug));
 }
 
 nlohmann::ordered_json key_names_json(const Catalogue& cat, const std::vector<Key>& keys) {

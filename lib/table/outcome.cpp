@@ -1,5 +1,6 @@
 #include "table/outcome.h"
 
+#include "table/functionality_kinds.h"
 #include "table/outcome_kernel.h"
 
 #include "table/kernel_kind.h"
@@ -32,35 +33,9 @@ static_assert(std::size(k_info) == k_outcome_count);
 const OutcomeInfo& info(Outcome o) { return k_info[static_cast<int>(o)]; }
 
 
-// What the fallbacks of non-backend keys do, by functionality name; keys a
-// release lacks never match. Backend keys' fallbacks compute (or raise: the
-// classification says which).
-struct FallbackWords {
-  std::string_view functionality, does;
-};
-constexpr FallbackWords k_fallback_words[] = {
-    {"Conjugate", "materialises conjugated inputs and redispatches"},
-    {"Negative", "materialises negated inputs and redispatches"},
-    {"ZeroTensor", "handles ZeroTensor inputs and redispatches"},
-    {"Functionalize", "functionalizes the call (mutations become functional ops) and calls again"},
-    {"Tracer", "records the call for the JIT tracer and redispatches"},
-    {"Python", "hands the call to Python __torch_dispatch__"},
-    {"PythonDispatcher", "hands the call to the Python dispatcher"},
-    {"PythonTLSSnapshot", "snapshots Python TLS and redispatches"},
-    {"PreDispatch", "hands the call to the pre-dispatch tracer"},
-    {"Named", "checks named-tensor support and redispatches"},
-    {"FuncTorchDynamicLayerFrontMode", "enters functorch's dynamic layer stack"},
-    {"FuncTorchDynamicLayerBackMode", "leaves functorch's dynamic layer stack"},
-    {"FuncTorchBatched", "runs the batching fallback (a loop over the batch, with a warning)"},
-    {"BatchedNestedTensor", "runs the nested-tensor batching fallback"},
-    {"Batched", "runs the legacy batching fallback"},
-    {"FuncTorchGradWrapper", "unwraps functorch's grad wrappers"},
-};
-
-// PyTorch's own Meta fallback (aten/src/ATen/core/MetaFallbackKernel.cpp), as
-// its registration names it in every release that has one.
+// PyTorch's own Meta fallback (aten/src/ATen/core/MetaFallbackKernel.cpp).
 bool is_release_meta_fallback(const Fallback& fallback) {
-  return std::string_view(fallback.debug).find("MetaFallbackKernel") != std::string_view::npos;
+  return fallback.source.generator == KernelGenerator::MetaFallback;
 }
 
 }  // namespace
@@ -103,11 +78,6 @@ std::optional<Outcome> find_outcome(std::string_view name) {
   return std::nullopt;
 }
 
-bool is_autograd_not_implemented_kernel(const Kernel& kernel) {
-  return !kernel.signature && kernel.boxed && !kernel.unboxed && !kernel.fallthrough &&
-         std::string_view(kernel.debug).find("/autograd/generated/VariableType") != std::string_view::npos;
-}
-
 Outcome outcome_detail::classify_kernel(const Catalogue& cat, const Row& row) {
   if (!row.valid()) return Outcome::Missing;
   if (row.rule == Rule::AmbiguousAutogradOther) return Outcome::Ambiguous;
@@ -122,9 +92,13 @@ Outcome outcome_detail::classify_kernel(const Catalogue& cat, const Row& row) {
       is_release_meta_fallback(*row.fallback))
     return Outcome::Raises;
   if (row_language(row) == KernelLanguage::Python) return Outcome::Python;
+  if (fallback && row.key != k_undefined) {
+    const FunctionalityKindRow* kind = find_kind(cat.name(cat.functionality_of(row.key)));
+    if (kind && kind->fallback_raises()) return Outcome::Raises;
+  }
   if (is_autograd_row(cat, row.key)) {
     if (fallback && !spec.autograd_fallback_backward_warning.empty()) return Outcome::AutogradNotImplemented;
-    if (row.kernel && !fallback && is_autograd_not_implemented_kernel(*row.kernel))
+    if (row.kernel && !fallback && is_autograd_not_implemented(*row.kernel))
       return Outcome::AutogradNotImplemented;
   }
   if (fallback) return Outcome::Fallback;
@@ -168,7 +142,11 @@ std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {
     case Outcome::Ambiguous:
       return "the ambiguous AutogradOther kernel: a call raises an INTERNAL ASSERT";
     case Outcome::Raises:
-      if (row.rule == Rule::BackendFallback) return "the " + key + " backend fallback raises NotImplementedError";
+      if (row.rule == Rule::BackendFallback) {
+        const FunctionalityKindRow* kind = find_kind(cat.name(cat.functionality_of(row.key)));
+        if (kind && kind->fallback_raises()) return "the " + key + " backend fallback " + std::string(kind->fallback_does);
+        return "the " + key + " backend fallback raises NotImplementedError";
+      }
       return "a fallthrough kernel on Undefined is called (no bit masks it) and asserts";
     case Outcome::Fallthrough: return "a fallthrough: a call skips " + key + " and dispatch goes on below it";
     case Outcome::Python: return "a kernel registered from Python: whether a call returns is up to its code";
@@ -179,8 +157,8 @@ std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o) {
                  : "torchgen's autogradNotImplementedFallback(): the forward runs; backward through it raises";
     case Outcome::Fallback: {
       const std::string functionality = cat.name(cat.functionality_of(row.key));
-      for (const auto& w : k_fallback_words)
-        if (w.functionality == functionality) return "the " + key + " backend fallback " + std::string(w.does);
+      if (const FunctionalityKindRow* kind = find_kind(functionality); kind && !kind->fallback_does.empty())
+        return "the " + key + " backend fallback " + std::string(kind->fallback_does);
       return "the " + key + " backend fallback runs (one kernel for every operator)";
     }
     case Outcome::CompositeUnknown:

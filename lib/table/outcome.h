@@ -165,11 +165,6 @@ class OutcomeFollower {
 RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of);
 // "composite; needs aten::add.out (missing)": the callee's outcome at the row's key
 std::string dependency_text(const Catalogue& cat, const Dependency& needs);
-
-// torchgen's boxed-only autogradNotImplementedFallback() registration
-// (gen_variable_type.py, operators without a derivative formula): at an
-// autograd key, no signature, boxed only, from generated VariableType code.
-bool is_autograd_not_implemented_kernel(const Kernel& kernel);
 // One sentence on what the row's kernel does when called, e.g. for a backend
 // fallback "the Conjugate fallback materialises conjugated inputs and redispatches".
 std::string outcome_does(const Catalogue& cat, const Row& row, Outcome o);

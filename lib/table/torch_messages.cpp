@@ -118,4 +118,10 @@ std::string out_requires_grad_error(std::string_view op_name) {
          "arguments requires grad.";
 }
 
+std::string named_not_supported_error(std::string_view op_name) {
+  return std::string(op_name.substr(0, op_name.find('.'))) +
+         " is not yet supported with named tensors. Please drop names via `tensor = tensor.rename(None)`, call the "
+         "op with an unnamed tensor, and set names on the result of the operation.";
+}
+
 }  // namespace dispatchctl

@@ -45,6 +45,9 @@ inline constexpr std::string_view k_inplace_leaf_error =
 // argument requires grad (VariableTypeUtils.h throw_error_out_requires_grad):
 // "add(): functions with out=... arguments don't support automatic differentiation, …".
 std::string out_requires_grad_error(std::string_view op_name);
+// The Named backend fallback's error (KernelFunction.cpp named_not_supported_kernel,
+// checked on live 1.13.1): the operator's name without its overload.
+std::string named_not_supported_error(std::string_view op_name);
 inline constexpr std::string_view k_inplace_inference_error =
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
     "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.";

@@ -59,13 +59,15 @@ std::size_t add_backend_predictions(Registry& registry, const TorchgenInputs& in
         k.key = *catalogue.find(r->key);
         k.debug = out.keep(predicted_debug_text(r->generator, r->rule, r->loc.file, r->loc.line));
         k.origin = Origin{r->loc.file, "", r->loc.line};  // the YAML entry (check scopes findings by it)
+        k.source = predicted_source(r->generator);
+        k.source_known = true;
         out.impl(op.name, k);
         r = nullptr;
         ++count;
       }
     };
     for (const Kernel& k : op.registrations) {
-      if (!is_codegen_origin(k.debug)) register_pending(&k.key);
+      if (!k.source.built_by_torchgen()) register_pending(&k.key);
       out.impl_carried(registry, k, op.name, k, false);  // generated calls are recorded again below
     }
     register_pending(nullptr);

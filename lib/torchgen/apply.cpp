@@ -31,6 +31,8 @@ Kernel predicted_kernel(const PredictedRegistration& r, Registry& registry) {
   const std::string yaml = r.loc.file.substr(r.loc.file.rfind('/') + 1);
   k.debug = registry.keep("registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]");
   k.origin = Origin{r.loc.file, "", r.loc.line};  // the rule is in the debug text
+  k.source = predicted_source(r.generator);
+  k.source_known = true;
   return k;
 }
 
@@ -43,7 +45,9 @@ Schema predicted_schema(const PredictedOperator& op) {
   return s;
 }
 
-bool schema_from_codegen(const Schema& s) { return s.debug.find("RegisterSchema.cpp") != std::string::npos; }
+bool schema_from_codegen(const Schema& s) {
+  return parse_kernel_source(s.debug).generator == KernelGenerator::RegisterSchema;
+}
 
 // An operator whose schema torchgen generated and whose YAML entry is gone
 // vanishes with every registration, hand-written ones included. Those name
@@ -74,7 +78,7 @@ std::set<std::string> compiled_backends(const Registry& registry, const ReleaseR
   for (const Operator& op : registry.operators())
     for (const Kernel& k : op.registrations)
       for (const auto& [backend, keys] : rules.backend_keys)
-        if (!out.count(backend) && keys.count(registry.catalogue().name(k.key)) && is_codegen_origin(k.debug))
+        if (!out.count(backend) && keys.count(registry.catalogue().name(k.key)) && k.source.built_by_torchgen())
           out.insert(backend);
   return out;
 }
@@ -136,9 +140,7 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
       const Kernel* agrees = nullptr;  // the base's kernel this prediction is
       if (base_op)
         for (const Kernel& b : base_op->registrations)
-          if (b.key == k.key && is_codegen_origin(b.debug) &&
-              !(!b.fallthrough && !b.signature && !b.unboxed && !r->not_implemented &&
-                r->loc.file.find("derivatives.yaml") != std::string::npos)) {
+          if (b.key == k.key && b.source.built_by_torchgen() && !(is_autograd_not_implemented(b) && r->has_formula)) {
             const Origin origin = k.origin;
             k = b;
             k.origin = origin;
@@ -176,7 +178,7 @@ void apply_predictions(Registry& base, const Predictions& predictions, const std
     }
     register_predicted(op.name, &op);
     for (const Kernel& k : op.registrations)
-      if (!is_codegen_origin(k.debug)) out.impl_carried(base, k, op.name, k);
+      if (!k.source.built_by_torchgen()) out.impl_carried(base, k, op.name, k);
     if (!out.find(op.name)) out.declare(op.name);
   }
   for (const auto& op : predictions.operators) {

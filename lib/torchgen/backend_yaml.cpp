@@ -201,6 +201,8 @@ void apply_backend_yaml(Registry& registry, const YamlSource& source, const Oper
     const std::string debug = "registered at " + r.generator + " [torchgen " + r.rule + ", " + yaml + "]";
     k.debug = debug;  // the line is in the origin
     k.origin = Origin{r.loc.file, "", r.loc.line};  // the rule is in the debug text
+    k.source = predicted_source(r.generator);
+    k.source_known = true;
     registry.impl(r.op, k);
   }
   registry.sources.push_back(std::string(k_torchgen_backend_prefix) + source.path);

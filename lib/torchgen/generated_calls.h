@@ -14,15 +14,10 @@
 namespace dispatchctl::torchgen {
 
 // For each prediction that calls an operator, every kernel of its operator at
-// its key whose debug text names the prediction's generated file
-// (Register<Key>[_N].cpp); returns how many kernels were given a call.
+// its key that the prediction's generator wrote (Register<Key>[_N].cpp; Kernel::source); returns how many kernels were given a call.
 std::size_t record_generated_calls(Registry& registry, const Predictions& predictions);
 // The same from the release's YAML (predicted for a CPU build: the composite
 // keys are compiled in every build).
 std::size_t record_generated_calls(Registry& registry, const TorchgenInputs& inputs);
-
-// "registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307" -> "RegisterCPU"
-// (the shard's _N and .cpp dropped); "" when the text names no file.
-std::string_view generated_file_stem(std::string_view debug_text);
 
 }  // namespace dispatchctl::torchgen

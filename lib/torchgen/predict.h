@@ -25,6 +25,8 @@ struct PredictedRegistration {
   // PyTorch registers the boxed autograd-not-implemented fallback there
   // (`:: (none) [ boxed ]`); backward raises "derivative for … is not implemented".
   bool not_implemented = false;
+  // VariableType's kernel from a derivatives.yaml formula (`loc` is the formula's entry).
+  bool has_formula = false;
   // A generated composite's call through the dispatcher (registry.h
   // GeneratedCall): the operator it calls ("" = none fixed by torchgen).
   std::string calls = {};
@@ -57,9 +59,5 @@ void predict_functionalization(const TorchgenModel& model, const std::vector<Sig
                                const ReleaseRules& rules, std::vector<PredictedRegistration>& out);
 void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
                       std::vector<PredictedRegistration>& out);
-
-// The file a registration's debug text names is one torchgen generates
-// (Register<Key>[_N].cpp but not RegisterSchema.cpp, VariableType_N.cpp …).
-bool is_codegen_origin(std::string_view debug_text);
 
 }  // namespace dispatchctl::torchgen

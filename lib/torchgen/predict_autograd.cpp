@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "torchgen/differentiability.h"
 #include "torchgen/info_matcher.h"
 #include "torchgen/predict.h"
 
@@ -15,12 +16,16 @@ namespace {
 // output and no name in the exempt lists; a _foreach_ op with a reference
 // formula has an info (generated from it).
 bool gets_not_implemented_kernel(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules) {
-  if (!model.has_derivatives_yaml || rules.autograd_not_implemented_exempt.empty()) return false;
+  if (!model.has_derivatives_yaml || !rules.autograd_not_implemented_known) return false;
   if (is_foreach(f) && has_foreach_reference(f, model, rules)) return false;
   const std::string cpp = cpp_name(f.func);
   const std::string wrapper = cpp + (f.func.overload_name.empty() ? "" : "_" + f.func.overload_name);
   const BaseOperatorName name = base_name(f.func);
-  for (const std::string& exempt : {name.base, name.to_string(), cpp, wrapper})
+  // get_base_name: "lshift" for __ilshift__, which DONT_REQUIRE_DERIVATIVE's
+  // "__ilshift__" does not exempt (the real 1.13.1 and 2.14.1 builds register
+  // the kernel for it).
+  if (rules.dont_require_derivative.count(name.base)) return false;
+  for (const std::string& exempt : {name.to_string(), cpp, wrapper})
     if (rules.autograd_not_implemented_exempt.count(exempt)) return false;
   return std::any_of(f.func.returns.begin(), f.func.returns.end(),
                      [](const SchemaArgument& r) { return is_tensor_like(r.type); });
@@ -41,9 +46,9 @@ void predict_autograd(const TorchgenModel& model, const ReleaseRules& rules,
       out.push_back({op, "Autograd", "autograd", "VariableType.cpp", f.loc, gets_not_implemented_kernel(f, model, rules)});
     } else {
       for (const auto& [key, formula] : info->keys) {
-        const bool default_key = key == "Default";
-        out.push_back({op, default_key ? "Autograd" : key, default_key ? "autograd" : "autograd-dispatch-key",
-                       "VariableType.cpp", info->loc});
+        const std::string at = autograd_key(key);
+        out.push_back({op, at, at == "Autograd" ? "autograd" : "autograd-dispatch-key", "VariableType.cpp",
+                       info->loc, false, true});
       }
     }
     const auto kind = schema_kind(f.func);

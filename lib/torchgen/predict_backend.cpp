@@ -140,19 +140,4 @@ std::set<std::string> compiled_keys(const ReleaseRules& rules, const std::set<st
   return keys;
 }
 
-bool is_codegen_origin(std::string_view debug) {
-  const size_t at = debug.find("registered at ");
-  if (at == std::string_view::npos) return false;
-  std::string_view file = debug.substr(at + 14);
-  file = file.substr(0, file.find(':'));
-  const size_t slash = file.rfind('/');
-  const std::string_view base = slash == std::string_view::npos ? file : file.substr(slash + 1);
-  if (file.find("aten/src/ATen/Register") != std::string_view::npos && file.find("/build/") != std::string_view::npos)
-    return base.rfind("Register", 0) == 0 && base != "RegisterSchema.cpp";
-  if (file.find("torch/csrc/autograd/generated/") != std::string_view::npos)
-    return base.rfind("VariableType_", 0) == 0 || base.rfind("ADInplaceOrViewType_", 0) == 0 ||
-           base.rfind("TraceType_", 0) == 0;
-  return false;
-}
-
 }  // namespace dispatchctl::torchgen

@@ -13,10 +13,12 @@
 // Reported at the derivatives.yaml entry (or the formula's line), once per
 // entry and kind: the functional, in-place and out= operators share a formula.
 #include <algorithm>
+#include <cctype>
 #include <map>
-#include <regex>
 #include <set>
+#include <string_view>
 
+#include "torchgen/differentiability.h"
 #include "torchgen/info_matcher.h"
 #include "torchgen/refusals_detail.h"
 #include "util/join.h"
@@ -25,27 +27,17 @@ namespace dispatchctl::torchgen {
 namespace {
 
 
-// One dispatch key's formulas of an entry, split as set_up_derivatives does.
-struct KeyFormulas {
-  std::vector<const DifferentiabilityInfo::Formula*> backward, forward;
-  std::set<std::string> derived, non_differentiable;  // input names
-};
-
-KeyFormulas formulas_at(const DifferentiabilityInfo& info, const std::string& key) {
-  KeyFormulas k;
-  for (const auto& formula : info.formulas) {
-    if (formula.key != key) continue;
-    const std::vector<std::string> names = split_formula_names(formula.names);
-    if (!is_argument_name(info.func, names.front())) {
-      k.forward.push_back(&formula);
-    } else if (formula.non_differentiable) {
-      k.non_differentiable.insert(names.begin(), names.end());
-    } else {
-      k.backward.push_back(&formula);
-      k.derived.insert(names.begin(), names.end());
-    }
+// load_derivatives' r"(\.|->)size\(-?\d+\)": `.size(0)`, `->size(-1)`.
+bool calls_size_int(std::string_view formula) {
+  for (size_t at = formula.find("size("); at != std::string_view::npos; at = formula.find("size(", at + 1)) {
+    const bool member = (at >= 1 && formula[at - 1] == '.') || (at >= 2 && formula.substr(at - 2, 2) == "->");
+    size_t i = at + 5;
+    if (i < formula.size() && formula[i] == '-') ++i;
+    const size_t digits = i;
+    while (i < formula.size() && std::isdigit(static_cast<unsigned char>(formula[i]))) ++i;
+    if (member && i > digits && i < formula.size() && formula[i] == ')') return true;
   }
-  return k;
+  return false;
 }
 
 bool is_tensor_list(const SchemaType& t) { return t.kind == SchemaType::Kind::List && is_tensor_like(t); }
@@ -94,7 +86,6 @@ class EntryChecks {
 
  private:
   void check_key(const KeyFormulas& k) {
-    static const std::regex size_int(R"((\.|->)size\(-?\d+\))");
     const std::string name = op_name(info_.func);
     std::vector<std::string> overlap;
     for (const auto& n : k.derived)
@@ -109,7 +100,7 @@ class EntryChecks {
         refuse(formula->line, "derivative-size-api",
                ".sizes() is not supported in derivative formulas. Instead, please use the SymInt version, "
                ".sym_sizes(). formula=" + t);
-      else if (std::regex_search(t, size_int))
+      else if (calls_size_int(t))
         refuse(formula->line, "derivative-size-api",
                ".size(int) is not supported in derivative formulas. Instead, please use the SymInt version, "
                ".sym_size(int). formula=" + t);
@@ -166,74 +157,34 @@ class EntryChecks {
   std::set<std::string> reported_;
 };
 
-// cpp.return_names: what gen_variable_type calls each output.
-std::vector<std::string> return_names(const FunctionSchema& s) {
-  std::vector<std::string> names;
-  std::vector<const SchemaArgument*> outs;
-  for (const auto& a : s.arguments)
-    if (is_out_argument(a)) outs.push_back(&a);
-  for (size_t i = 0; i < s.returns.size(); ++i) {
-    const SchemaArgument& r = s.returns[i];
-    if (base_name(s).inplace) {
-      names.push_back("self");
-    } else if (is_out_fn(s) && i < outs.size()) {
-      names.push_back(outs[i]->name);
-    } else if (!r.name.empty()) {
-      const bool conflict = std::any_of(s.arguments.begin(), s.arguments.end(),
-                                        [&](const SchemaArgument& a) { return a.name == r.name; });
-      names.push_back(conflict ? r.name + "_return" : r.name);
-    } else {
-      names.push_back(s.returns.size() == 1 ? "result" : "result" + std::to_string(i));
-    }
-  }
-  return names;
-}
-
 // emit_body for one operator taking `info`'s formulas at `key`.
 void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, const std::string& key,
                     const ReleaseRules& rules, EntryChecks& checks) {
   const KeyFormulas k = formulas_at(info, key);
-  std::vector<std::string> inputs;
-  for (const auto& a : f.func.arguments)
-    if (!is_out_argument(a) && is_tensor_like(a.type) && !k.non_differentiable.count(a.name)) inputs.push_back(a.name);
   std::set<std::string> backward_names;
   for (const auto* formula : k.backward)
     for (const auto& n : split_formula_names(formula->names)) backward_names.insert(n);
   const bool has_derivatives = std::any_of(info.func.arguments.begin(), info.func.arguments.end(),
                                            [&](const SchemaArgument& a) { return k.derived.count(a.name) != 0; });
   if (!has_derivatives && !f.is_abstract_for_autograd()) return;  // use_derived: no VariableType kernel
+  const Differentiability d = differentiability(f.func, info, key, rules);
   if (has_derivatives) {
     std::vector<std::string> missing;
     for (const auto& n : backward_names)
-      if (std::find(inputs.begin(), inputs.end(), n) == inputs.end()) missing.push_back(n);
+      if (std::find(d.inputs.begin(), d.inputs.end(), n) == d.inputs.end()) missing.push_back(n);
     if (!missing.empty())
       checks.refuse(0, "derivative-non-tensor-input",
                     "Missing arguments for derivatives: " + join(missing) + " in " + op_name(info.func) +
                         " (not a differentiable Tensor input of " + f.name() + ")");
   }
-  const std::vector<std::string> names = return_names(f.func);
-  size_t outputs = 0;
-  const auto& od = info.output_differentiability;
-  if (od && !od->conditions) {
-    if (od->differentiable.size() != names.size()) return;  // output-differentiability-length
-    outputs = static_cast<size_t>(std::count(od->differentiable.begin(), od->differentiable.end(), true));
-  } else if (od) {
-    outputs = 1;
-  } else {
-    for (size_t i = 0; i < names.size(); ++i)
-      outputs += is_tensor_like(f.func.returns[i].type) && !k.non_differentiable.count(names[i]);
-    const bool single_grad = std::any_of(k.backward.begin(), k.backward.end(),
-                                         [](const auto* formula) { return uses_ident(formula->text, "grad"); });
-    if (single_grad) outputs = std::min<size_t>(outputs, 1);
-  }
-  const bool exempt = rules.dont_require_derivative.count(base_name(f.func).base) ||
-                      rules.dont_require_derivative.count(cpp_name(f.func));
-  const bool requires_derivative = !exempt && !inputs.empty() && outputs > 0;
+  if (d.lengths_refused) return;  // output-differentiability-length
+  const size_t outputs = d.outputs.size();
+  const bool requires_derivative = d.requires_derivative();
   if (has_derivatives && !requires_derivative && !f.func.returns.empty())
     checks.refuse(0, "derivative-ignored",
                   "ERROR: derivative ignored for " + cpp_name(f.func) + " -- specified an autograd function without "
-                  "derivative (" + (exempt ? "it is in DONT_REQUIRE_DERIVATIVE"
-                                           : inputs.empty() ? "no differentiable input" : "no differentiable output") +
+                  "derivative (" + (d.exempt ? "it is in DONT_REQUIRE_DERIVATIVE"
+                                             : d.inputs.empty() ? "no differentiable input" : "no differentiable output") +
                       ")");
   if (!requires_derivative || k.forward.empty()) return;
   size_t forward_names = 0;

@@ -2,8 +2,8 @@
 // add_generated_native_functions (groups), NativeFunctionsViewGroup (views),
 // tools/autograd's derivative loading and gen_variable_type (derivatives).
 #include <algorithm>
+#include <cctype>
 #include <map>
-#include <regex>
 #include <unordered_map>
 
 #include "torchgen/grouping.h"
@@ -180,11 +180,13 @@ namespace {
 bool names_something(const std::string& key, const FunctionSchema& s) {
   const std::vector<std::string> names = split_formula_names(key);
   if (is_argument_name(s, names.front())) return true;
-  static const std::regex indexed_result("^result\\d+$");
   for (const auto& n : names) {
     if (std::any_of(s.returns.begin(), s.returns.end(), [&](const SchemaArgument& r) { return r.name == n; }))
       return true;
-    if (std::regex_match(n, indexed_result)) return true;
+    // "result0", "result12": ^result\d+$
+    if (n.size() > 6 && n.starts_with("result") &&
+        std::all_of(n.begin() + 6, n.end(), [](unsigned char c) { return std::isdigit(c); }))
+      return true;
   }
   return names.size() == 1 && names.front() == "result";
 }

@@ -124,6 +124,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.flag("foreach_inplace_needs_derivatives", r.foreach_inplace_needs_derivatives);
   in.names("foreach_ops_without_differentiability_info", r.foreach_ops_without_differentiability_info);
   in.names("foreach_with_inplace_ref", r.foreach_with_inplace_ref);
+  in.flag("autograd_not_implemented_known", r.autograd_not_implemented_known);
   in.names("autograd_not_implemented_exempt", r.autograd_not_implemented_exempt);
   in.names("ops_without_out_variant", r.ops_without_out_variant);
   in.names("dont_require_derivative", r.dont_require_derivative);

@@ -67,10 +67,12 @@ struct ReleaseRules {
   std::set<std::string> foreach_ops_without_differentiability_info;
   std::set<std::string> foreach_with_inplace_ref;  // in-place _foreach_ ops whose reference is in-place too
   // gen_variable_type_func registers the boxed autograd-not-implemented kernel
-  // for an operator without a formula unless one of its names (base name,
-  // cpp name, type wrapper name "cpp_overload") is in DONT_REQUIRE_DERIVATIVE,
-  // RESET_GRAD_ACCUMULATOR or the DONT_ENFORCE_* lists: their union. Empty in
-  // a release whose derivatives.yaml we do not have (no prediction then).
+  // for an operator without a formula unless its base name is in
+  // DONT_REQUIRE_DERIVATIVE (`dont_require_derivative`) or one of its names
+  // (name "set_", cpp name, type wrapper name "cpp_overload") in
+  // RESET_GRAD_ACCUMULATOR or the DONT_ENFORCE_* lists: these, their union.
+  // `known` false: the release's lists were not read (no prediction then).
+  bool autograd_not_implemented_known = false;
   std::set<std::string> autograd_not_implemented_exempt;
   // add_generated_native_functions refuses a group it would give an out=
   // variant that returns no tensor, except these (MUTABLE_ and

@@ -6,6 +6,7 @@
 #include "table/outcome.h"
 #include "table/torch_messages.h"
 #include "trace/generated_kernels.h"
+#include "registry/manifest_names.h"
 #include "trace/kernel_kinds.h"
 
 namespace dispatchctl {
@@ -69,12 +70,8 @@ Behaviour handoff(std::string does, std::string assumed) {
 
 // "registered at ./torch/csrc/autograd/VariableTypeManual.cpp:333" -> "VariableTypeManual.cpp".
 std::string registered_file(std::string_view debug) {
-  const size_t at = debug.find("registered at ");
-  if (at == std::string_view::npos) return std::string(debug);
-  debug.remove_prefix(at + 14);
-  debug = debug.substr(0, debug.find_first_of(": ["));
-  if (const size_t slash = debug.rfind('/'); slash != std::string_view::npos) debug.remove_prefix(slash + 1);
-  return std::string(debug);
+  const KernelPlace place = kernel_place(debug);
+  return std::string(place.file.empty() ? debug : place.file_name());
 }
 
 bool is_backend_row(const Catalogue& cat, Key k) {
@@ -92,9 +89,8 @@ Behaviour autograd_kernel_behaviour(const Catalogue& cat, const FunctionalityKin
 Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const FunctionalityKindRow* kind, bool grad_mode) {
   const Key k = row.key;
   const KernelThen then = row.kernel->then;
-  static constexpr std::string_view names[] = {"", "return", "redispatch", "call", "decompose", "raise", "autograd"};
   const std::string assumed = "declared in the manifest (\"then\": \"" +
-                              std::string(names[static_cast<int>(then)]) + "\")";
+                              std::string(k_then_names[static_cast<int>(then)]) + "\")";
   Behaviour b;
   switch (then) {
     case KernelThen::Default:
@@ -113,11 +109,9 @@ Behaviour declared_behaviour(const Catalogue& cat, const Row& row, const Functio
                      assumed);
       break;
     case KernelThen::Autograd: {
-      static constexpr FunctionalityKindRow k_generated_autograd = {"AutogradFunctionality", FunctionalityKind::Autograd,
-                                                       "generated autograd kernels", "AutoDispatchBelowADInplaceOrView",
-                                                       "AutogradFunctionality AutogradOther AutogradNestedTensor "
-                                                       "ADInplaceOrView", ""};
-      b = autograd_kernel_behaviour(cat, kind && kind->kind == FunctionalityKind::Autograd ? *kind : k_generated_autograd, k,
+      // Declared at any key: what the generated autograd kernels do, with their guard (the table's row).
+      const FunctionalityKindRow& generated = *find_kind("AutogradFunctionality");
+      b = autograd_kernel_behaviour(cat, kind && kind->kind == FunctionalityKind::Autograd ? *kind : generated, k,
                                     grad_mode, assumed);
       break;
     }
@@ -149,7 +143,7 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
                              const FunctionalityKindRow& kind, const CallFacts& facts) {
   const Catalogue& cat = registry.catalogue();
   const KeySet mask = cat.full_after(cat.well_known().autograd_other);
-  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel) &&
+  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented(*row.kernel) &&
       facts.grad_mode && facts.writes_leaf) {
     // autogradNotImplementedFallbackImpl (torch/csrc/autograd/autograd_not_implemented_fallback.cpp)
     // runs check_inplace on every argument the schema writes.
@@ -159,7 +153,7 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
     b.assumed = "generated autograd-not-implemented kernels (autograd_not_implemented_fallback.cpp check_inplace)";
     return b;
   }
-  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented_kernel(*row.kernel)) {
+  if (row.rule != Rule::BackendFallback && row.kernel && is_autograd_not_implemented(*row.kernel)) {
     Behaviour b = redispatch(mask, guard_of(cat, kind, row.key),
                              "torchgen's autogradNotImplementedFallback() for " + op.name +
                                  " (no derivative formula): the forward redispatches with ks & "
@@ -181,7 +175,7 @@ Behaviour autograd_behaviour(const Registry& registry, const Operator& op, const
   if (row.rule != Rule::BackendFallback) {
     Behaviour b = autograd_kernel_behaviour(cat, kind, row.key, facts.grad_mode,
                                             "default for " + std::string(kind.kind_words));
-    if (!generated && row.kernel && !is_autograd_not_implemented_kernel(*row.kernel))
+    if (!generated && row.kernel && !is_autograd_not_implemented(*row.kernel))
       b.may_raise_first = "the hand-written autograd kernel of " + op.name + " (" +
                           registered_file(row.kernel->debug) +
                           ") raises its own error first (its code decides)";
@@ -233,6 +227,13 @@ std::optional<Behaviour> raising_behaviour(const Catalogue& cat, const Operator&
     return raise("RuntimeError", ambiguous_autogradother_error(cat, op),
                  "the ambiguous AutogradOther kernel always raises");
   if (row.rule == Rule::BackendFallback) {
+    const std::string& name = cat.name(cat.functionality_of(row.key));
+    if (const FunctionalityKindRow* kind = find_kind(name); kind && kind->fallback_raises()) {
+      Behaviour b = raise("RuntimeError", named_not_supported_error(op.name),
+                          "the " + name + " backend fallback " + std::string(kind->fallback_does));
+      b.assumed = "the " + std::string(kind->kind_words);
+      return b;
+    }
     Behaviour b = raise("NotImplementedError", meta_fallback_error(cat, op.name), "the Meta backend fallback raises");
     b.assumed = "PyTorch " + std::string(cat.version()) + "'s Meta backend fallback (release data)";
     return b;
@@ -300,6 +301,7 @@ Behaviour kind_behaviour(const Registry& registry, const Operator& op, const Row
     case FunctionalityKind::RedispatchAfter:
       return redispatch(cat.full_after(k), guard_of(cat, kind, k),
                         where_from(row) + " redispatches with ks & FULL_AFTER(" + name + ")", assumed);
+    case FunctionalityKind::NamedNotSupported:  // its fallback raises (raising_behaviour); a kernel there is the operator's
     case FunctionalityKind::Handoff: return handoff(where_from(row) + " hands the call to " + std::string(kind.handler) +
                                            "; what runs next is Python/functorch code dispatchctl does not model",
                                        "default for " + name);

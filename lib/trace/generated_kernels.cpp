@@ -1,6 +1,9 @@
 #include "trace/generated_kernels.h"
 
+#include <algorithm>
+
 #include "table/torch_messages.h"
+#include "util/join.h"
 
 namespace dispatchctl {
 
@@ -18,8 +21,8 @@ std::string_view call_words(GeneratedCallKind kind) {
   return "";
 }
 
-bool debug_names(const Row& row, std::string_view file) {
-  return row.kernel && std::string_view(row.kernel->debug).find(file) != std::string_view::npos;
+bool generated_by(const Row& row, KernelGenerator generator) {
+  return row.kernel && row.kernel->source.generator == generator;
 }
 
 }  // namespace
@@ -54,18 +57,11 @@ bool is_inplace_operator(std::string_view name) {
 
 namespace {
 
-// Whether a tensor of the call named in the comma-separated `names` requires grad.
+// Whether a tensor of the call named in `names` requires grad.
 bool named_tensor_requires_grad(const std::vector<std::string>& tensor_names, const std::vector<bool>& requires_grad,
-                                std::string_view names) {
-  for (std::size_t i = 0; i < tensor_names.size() && i < requires_grad.size(); ++i) {
-    if (!requires_grad[i]) continue;
-    std::string_view rest = names;
-    while (!rest.empty()) {
-      const size_t comma = rest.find(',');
-      if (rest.substr(0, comma) == tensor_names[i]) return true;
-      rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    }
-  }
+                                const std::vector<Text>& names) {
+  for (std::size_t i = 0; i < tensor_names.size() && i < requires_grad.size(); ++i)
+    if (requires_grad[i] && std::find(names.begin(), names.end(), tensor_names[i]) != names.end()) return true;
   return false;
 }
 
@@ -85,22 +81,22 @@ std::optional<Behaviour> out_grad_refusal(const Registry& registry, const Operat
   b.error = out_requires_grad_error(op.name);
   b.does = "the generated autograd kernel of " + std::string(op.name) +
            " (differentiable by the release's derivatives.yaml) refuses " +
-           (input ? "a differentiable input (" + std::string(check->inputs) + ")"
-                  : "an out= argument (" + std::string(check->outputs) + ")") +
+           (input ? "a differentiable input (" + join(check->inputs, ",") + ")"
+                  : "an out= argument (" + join(check->outputs, ",") + ")") +
            " that requires grad (compute_requires_grad, then throw_error_out_requires_grad)";
   b.assumed = "torchgen's generated autograd kernels of out= operators (gen_variable_type: requires_derivative)";
   return b;
 }
 
 bool is_generated_autograd_kernel(const Row& row) {
-  return row.rule != Rule::BackendFallback && debug_names(row, "/autograd/generated/VariableType");
+  return row.rule != Rule::BackendFallback && generated_by(row, KernelGenerator::VariableType);
 }
 
 bool add_inference_bump(const Catalogue& cat, const Operator& op, const Row& row, bool writes_inference_tensor,
                         Behaviour& b) {
   if (!writes_inference_tensor || row.rule == Rule::BackendFallback) return false;
   const bool ad_inplace = cat.functionality_of(row.key) == cat.well_known().ad_inplace_or_view &&
-                          debug_names(row, "/autograd/generated/ADInplaceOrViewType");
+                          generated_by(row, KernelGenerator::ADInplaceOrViewType);
   if (!ad_inplace && !is_generated_autograd_kernel(row)) return false;
   b.after_return_error_type = "RuntimeError";
   b.after_return_error = std::string(k_inplace_inference_error);

@@ -24,7 +24,7 @@ std::set<Registration> real_codegen_registrations(const Registry& registry) {
   std::set<Registration> out;
   for (const Operator& op : registry.operators())
     for (const Kernel& k : op.registrations)
-      if (torchgen::is_codegen_origin(k.debug)) out.insert({std::string(op.name), registry.catalogue().name(k.key)});
+      if (k.source.built_by_torchgen()) out.insert({std::string(op.name), registry.catalogue().name(k.key)});
   return out;
 }
 

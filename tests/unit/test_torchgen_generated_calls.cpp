@@ -66,13 +66,3 @@ TEST_CASE("generated calls: builtin:2.14.1 records add.Tensor -> add.out; hand-w
     CHECK(reg->find(std::get<2>(c)) != nullptr);  // every callee is an operator of the build
   }
 }
-
-TEST_CASE("generated calls: the generated file a debug text names") {
-  using torchgen::generated_file_stem;
-  CHECK(generated_file_stem("registered at ./build/aten/src/ATen/RegisterCPU_0.cpp:1307") == "RegisterCPU");
-  CHECK(generated_file_stem("registered at RegisterCompositeExplicitAutogradNonFunctional.cpp [torchgen "
-                            "structured-ceanf, native_functions.yaml]") ==
-        "RegisterCompositeExplicitAutogradNonFunctional");
-  CHECK(generated_file_stem("registered at /usr/lib/python3/dist-packages/torch/_meta_registrations.py:53").empty());
-  CHECK(generated_file_stem("registered at ./aten/src/ATen/native/Foo_12.cpp:3") == "Foo");
-}

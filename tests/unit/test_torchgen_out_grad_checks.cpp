@@ -20,15 +20,7 @@ using namespace dispatchctl;
 
 namespace {
 
-std::set<std::string> names_in(std::string_view list) {
-  std::set<std::string> out;
-  while (!list.empty()) {
-    const size_t comma = list.find(',');
-    out.emplace(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-  }
-  return out;
-}
+std::set<std::string> names_in(const std::vector<Text>& list) { return {list.begin(), list.end()}; }
 
 // The kernel a CPU call runs at AutogradCPU when it is the one registered from
 // VariableType[_N].cpp (not a CompositeImplicitAutograd kernel that wins the row).
@@ -36,7 +28,7 @@ const Kernel* generated_autograd_kernel(const Registry& reg, const Operator& op)
   const auto key = reg.catalogue().find("AutogradCPU");
   if (!key) return nullptr;
   const Row row = compute_row(reg, op, *key);
-  if (!row.kernel || torchgen::generated_file_stem(row.kernel->debug) != "VariableType") return nullptr;
+  if (!row.kernel || row.kernel->source.generator != KernelGenerator::VariableType) return nullptr;
   return row.kernel;
 }
 
@@ -87,6 +79,6 @@ TEST_CASE("out= checks: operators torchgen does not differentiate get none") {
   REQUIRE(kernel);
   const OutGradCheck* check = reg->out_grad_check(*kernel);
   REQUIRE(check);
-  CHECK(std::string(check->inputs) == "self,other");
-  CHECK(std::string(check->outputs) == "out");
+  CHECK(check->inputs == std::vector<Text>{"self", "other"});
+  CHECK(check->outputs == std::vector<Text>{"out"});
 }

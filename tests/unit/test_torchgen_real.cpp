@@ -21,7 +21,7 @@ std::set<Pair> real_codegen(const Registry& registry) {
   std::set<Pair> out;
   for (const auto& op : registry.operators())
     for (const auto& k : op.registrations)
-      if (is_codegen_origin(k.debug)) out.emplace(op.name, registry.catalogue().name(k.key));
+      if (k.source.built_by_torchgen()) out.emplace(op.name, registry.catalogue().name(k.key));
   return out;
 }
 

@@ -50,10 +50,8 @@ Registry load_dump(const std::string& dir) {
 }
 
 std::string_view file_of(std::string_view debug) {  // "registered at FILE:LINE" -> FILE
-  const size_t at = debug.find("registered at ");
-  if (at == std::string_view::npos) return debug;
-  debug.remove_prefix(at + 14);
-  return debug.substr(0, debug.find(':'));
+  const std::string_view file = kernel_place(debug).file;
+  return file.empty() ? debug : file;
 }
 
 // A key belongs to a backend when it is one of its per-backend keys (CUDA,
@@ -96,7 +94,7 @@ Registry with_carried(const Registry& base, const Registry& carry, const std::st
     const Operator* other = carry.find(op.name);
     if (!other) continue;
     for (const Kernel& c : other->registrations) {
-      if (torchgen::is_codegen_origin(c.debug)) continue;
+      if (c.source.built_by_torchgen()) continue;
       const auto key = cat.find(carry.catalogue().name(c.key));
       if (!key || !key_of_backends(carry.catalogue(), c.key, added)) continue;
       bool known = false;  // the base build registers it already
