@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "builtin/builtin_catalogues.h"
 #include "check/check.h"
 #include "query/predicates.h"
@@ -18,7 +20,7 @@
 namespace dispatchctl {
 namespace {
 
-const std::string k_manifest = R"({
+const std::string k_manifest = R"json({
  "dispatchctl_manifest": 1,
  "torch_version": "2.14.1",
  "operators": [
@@ -26,10 +28,11 @@ const std::string k_manifest = R"({
     {"key": "CPU", "kernel": "f_out_cpu"}]},
   {"name": "my::f", "schema": "my::f(Tensor self) -> Tensor", "kernels": [
     {"key": "CPU", "kernel": "f_cpu"},
+    {"key": "Meta", "kernel": "f_meta"},
     {"key": "CompositeExplicitAutogradNonFunctional", "kernel": "f_generated"}]}
  ]
 }
-)";
+)json";
 
 std::unique_ptr<Registry> loaded(const std::string& text, const std::string& source = "calls.json") {
   auto registry = std::make_unique<Registry>(*builtin_releases().find("2.14.1"), "2.14.1");
@@ -45,20 +48,21 @@ const GeneratedCall* call_of(const Registry& registry, const std::string& op, si
 
 TEST_CASE("generated_calls: the section is written, added as the last field, and read back onto its kernels") {
   auto registry = loaded(k_manifest);
-  CHECK(call_of(*registry, "my::f", 1) == nullptr);
-  registry->record_generated_call(registry->find("my::f")->registrations[1], "my::f.out",
+  CHECK(call_of(*registry, "my::f", 2) == nullptr);
+  registry->record_generated_call(registry->find("my::f")->registrations[2], "my::f.out",
                                   GeneratedCallKind::StructuredOut, Registry::Strings::Copy);
   const nlohmann::ordered_json section = generated_calls_section(*registry, "calls.json");
-  CHECK(section.dump() == R"([{"operator":1,"kernel":1,"op":"my::f.out","kind":"structured_out"}])");
+  CHECK(section.dump() == R"([{"operator":1,"kernel":2,"op":"my::f.out","kind":"structured_out"}])");
   const std::string with = with_generated_calls_section(k_manifest, section, "calls.json");
   // The entries are left as written: the text before the last field is the file's own.
   CHECK(with.substr(0, k_manifest.rfind(" ]") + 2) == k_manifest.substr(0, k_manifest.rfind(" ]") + 2));
   const auto reread = loaded(with);
-  const GeneratedCall* call = call_of(*reread, "my::f", 1);
+  const GeneratedCall* call = call_of(*reread, "my::f", 2);
   REQUIRE(call != nullptr);
   CHECK(std::string_view(call->callee) == "my::f.out");
   CHECK(call->kind == GeneratedCallKind::StructuredOut);
   CHECK(call_of(*reread, "my::f", 0) == nullptr);
+  CHECK(call_of(*reread, "my::f", 1) == nullptr);
   CHECK(call_of(*reread, "my::f.out", 0) == nullptr);
   // And written again from the registry read back: the same section.
   CHECK(generated_calls_section(*reread, "calls.json") == section);
@@ -70,7 +74,7 @@ TEST_CASE("generated_calls: a malformed entry is one line naming its place") {
   CHECK(test::input_error_of([&] { loaded(bad); }).rfind("calls.json: /generated_calls/0/kernel: expected the ordinal", 0) ==
         0);
   bad = k_manifest;
-  bad.insert(bad.rfind(" ]") + 2, R"(, "generated_calls": [{"operator": 1, "kernel": 1, "op": "my::f.out", "kind": "structured"}])");
+  bad.insert(bad.rfind(" ]") + 2, R"(, "generated_calls": [{"operator": 1, "kernel": 2, "op": "my::f.out", "kind": "structured"}])");
   CHECK(test::input_error_of([&] { loaded(bad); }).find("/generated_calls/0/kind: 'structured' is not a kind") !=
         std::string::npos);
   CHECK(test::input_error_of([&] { with_generated_calls_section("[1]", nlohmann::ordered_json::array(), "x.json"); })
@@ -103,9 +107,12 @@ TEST_CASE("InputError: check's load-error finding takes the loader's place, not 
   CHECK(r.findings[0].message.rfind("invalid JSON: ", 0) == 0);
   // An unknown key: the kernel's pointer (the line is found from it).
   r = run_check({dir + "invalid/bad_key.json"}, {});
-  REQUIRE(r.findings.size() == 1);
-  CHECK(r.findings[0].location.pointer == "/operators/0/kernels/1/key");
-  CHECK(r.findings[0].message.rfind("'Meat' is not a dispatch key", 0) == 0);
+  const auto load_error = std::find_if(r.findings.begin(), r.findings.end(),
+                                       [](const Finding& f) { return f.rule == "load-error"; });
+  REQUIRE(load_error != r.findings.end());
+  CHECK(load_error->location.pointer == "/operators/0/kernels/1/key");
+  CHECK(load_error->location.line == 10);
+  CHECK(load_error->message.rfind("'Meat' is not a dispatch key", 0) == 0);
 }
 
 TEST_CASE("query: counting outcomes without a key is refused in the library, not only by the app") {

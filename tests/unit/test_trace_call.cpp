@@ -81,7 +81,7 @@ TEST_CASE("trace: the worked example of §5.4 (aten::add.Tensor, CPU tensors, 2.
 TEST_CASE("trace: inference tensors in inference mode go straight to CPU") {
   const Fixture f = builtin_op("aten::add.Tensor");
   CallOptions o;
-  o.tensors = {"cpu:inference"};
+  o.tensors = {"cpu:inference", "cpu:inference"};  // trace refuses a call miscounted for the schema
   o.inference_mode = true;
   const Trace t = run(f, o);
   CHECK(set(f, t.calls[0].tensor_union) == "DispatchKeySet(CPU, AutocastCPU)");
@@ -141,7 +141,9 @@ TEST_CASE("trace: missing rows raise PyTorch's text with the live key list and t
 TEST_CASE("trace: Undefined cases") {
   SUBCASE("no tensor arguments and no fallback: PyTorch's Undefined message") {
     const Fixture f = custom_op({{{"key", "CPU"}, {"kernel", "fn_cpu"}}});
-    const Trace t = run(f, {});
+    CallOptions o;
+    o.keysets = {""};  // a tensor without keys (the count the schema takes)
+    const Trace t = run(f, o);
     CHECK(rows(f, t) == V{"Undefined"});
     CHECK(t.hops[0].error.rfind("There were no tensor arguments to this function", 0) == 0);
   }
@@ -157,7 +159,9 @@ TEST_CASE("trace: Undefined cases") {
   }
   SUBCASE("a fallthrough reaching Undefined is called and asserts") {
     const Fixture f = custom_op({{{"key", "CompositeExplicitAutograd"}, {"kernel", ""}, {"fallthrough", true}}});
-    const Trace t = run(f, {});
+    CallOptions o;
+    o.keysets = {""};
+    const Trace t = run(f, o);
     CHECK(t.outcome == Trace::End::Raised);
     // As Debian sid's live 2.14.1 printed it (the exporter's probe, README "release_profile").
     CHECK(t.hops.back().error.rfind("0 INTERNAL ASSERT FAILED at \"./aten/src/ATen/core/boxing/KernelFunction.cpp\":14, "
@@ -306,7 +310,7 @@ TEST_CASE("trace: TLS include/exclude and the per-backend fallthrough mask (§9.
   SUBCASE("TLS exclude AutogradCPU removes every Autograd<backend> key") {
     const Fixture f = builtin_op("aten::add.Tensor");
     CallOptions o;
-    o.tensors = {"cuda"};
+    o.tensors = {"cuda", "cuda"};
     o.tls_exclude = {"AutogradCPU"};
     // CUDA's row is the generated composite, which then calls aten::add.out
     // (missing at CUDA in a CPU-only build): a second call section.
