@@ -86,15 +86,15 @@ TEST_CASE("trace: --keyset and --tensor tensors are the arguments in the command
   REQUIRE(setup.arguments.size() == 2);
   CHECK(setup.arguments[0].spec == "--keyset CPU,ADInplaceOrView,AutogradCPU");
   CHECK(setup.arguments[1].inference);
-  CHECK(traced("aten::add_.Tensor", keyset_first).outcome == Trace::Outcome::Completed);
+  CHECK(traced("aten::add_.Tensor", keyset_first).outcome == Trace::End::Completed);
   CallOptions tensor_first = keyset_first;
   tensor_first.order = {CallOptions::Form::Preset, CallOptions::Form::Keyset};
   const Trace raised = traced("aten::add_.Tensor", tensor_first);
-  CHECK(raised.outcome == Trace::Outcome::Raised);
+  CHECK(raised.outcome == Trace::End::Raised);
   CHECK(raised.hops.back().error == k_inplace_inference_error);
   // Without an order (the Python module, trace --calls): the presets, then the key sets.
   tensor_first.order.clear();
-  CHECK(traced("aten::add_.Tensor", tensor_first).outcome == Trace::Outcome::Raised);
+  CHECK(traced("aten::add_.Tensor", tensor_first).outcome == Trace::End::Raised);
 }
 
 TEST_CASE("trace: an inference out= after a left-out Tensor? is written") {
@@ -102,7 +102,7 @@ TEST_CASE("trace: an inference out= after a left-out Tensor? is written") {
   CallOptions o;
   o.tensors = {"cpu", "cpu", "cpu:inference"};
   const Trace t = traced("aten::clamp.Tensor_out", o);
-  CHECK(t.outcome == Trace::Outcome::Raised);
+  CHECK(t.outcome == Trace::End::Raised);
   CHECK(t.hops.back().error == k_inplace_inference_error);
 }
 
@@ -110,10 +110,10 @@ TEST_CASE("trace: an inference tensor in the second Tensor[] is read, not writte
   // Live 1.13.1: torch._foreach_add_([n, n], [n, inference]) returns; ([n, inference], [n, n]) raises.
   CallOptions o;
   o.tensors = {"cpu", "cpu", "cpu", "cpu:inference"};
-  CHECK(traced("aten::_foreach_add_.List", o).outcome != Trace::Outcome::Raised);
+  CHECK(traced("aten::_foreach_add_.List", o).outcome != Trace::End::Raised);
   o.tensors = {"cpu", "cpu:inference", "cpu", "cpu"};
   const Trace t = traced("aten::_foreach_add_.List", o);
-  CHECK(t.outcome == Trace::Outcome::Raised);
+  CHECK(t.outcome == Trace::End::Raised);
   CHECK(t.hops.back().error == k_inplace_inference_error);
 }
 
