@@ -192,6 +192,13 @@ class Fixer {
   // variant takes no formula from it.
   std::optional<SuggestedFix> formula_skeleton(const std::string& name, const std::vector<std::string>& covers) {
     if (!covers.empty()) return std::nullopt;
+    // Nor beside other overloads or variants of the name: an out= variant of
+    // its signature with no returns would need output_differentiability: []
+    // (gen_autograd refuses the length), the real torchgen 2.14.1 showed.
+    const std::string base = name.substr(0, name.find('.'));
+    for (const Operator& other : after_.operators())
+      if (other.name != name && (other.name.rfind(base + ".", 0) == 0 || other.name.rfind(base + "_", 0) == 0))
+        return std::nullopt;
     const Operator* op = after_.find(name);
     const std::string file = change_derivatives();
     if (!op || !op->schema || file.empty()) return std::nullopt;

@@ -22,7 +22,7 @@ set_tests_properties(torchgen_corpus_second_real_verdicts PROPERTIES TIMEOUT 600
 if(NOT DISPATCHCTL_SANITIZE)
   add_test(NAME torchgen_corpus_suggested_fixes
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/suggested_fixes.py $<TARGET_FILE:dispatchctl>)
-  set_tests_properties(torchgen_corpus_suggested_fixes PROPERTIES TIMEOUT 600)
+  set_tests_properties(torchgen_corpus_suggested_fixes PROPERTIES TIMEOUT 1200)
   add_test(NAME torchgen_corpus_fixes_real_verdicts
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fixes
                    $<TARGET_FILE:dispatchctl>)
