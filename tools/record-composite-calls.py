@@ -55,6 +55,9 @@ def main():
                         help="where the samples live (privateuse1 falls back to cpu on torch < 2.9)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, help="record only this many units per pass (a quick check)")
+    parser.add_argument("--kinds", action="store_true",
+                        help="also record the kernels on sparse, sparse CSR, quantized, mkldnn, nested, meta (and, "
+                             "where the main recording is not on the CPU, dense CPU) tensors")
     parser.add_argument("--no-schema-backward", dest="schema_backward", action="store_false",
                         help="no second pass over differentiable operators no OpInfo reached")
     args = parser.parse_args()
@@ -85,7 +88,7 @@ def main():
     result, summary = record_composite_calls(
         os.path.abspath(__file__), operators, yaml_folder(), args.release or normalized_version(torch.__version__),
         torch.__version__, how, device, jobs=args.jobs, progress=progress, schema_backward=args.schema_backward,
-        limit=args.limit)
+        limit=args.limit, kinds=args.kinds)
     text = json.dumps(result, indent=None, separators=(",", ":"), sort_keys=False)
     text = text.replace('{"op"', '\n{"op"')
     data = (text + "\n").encode()

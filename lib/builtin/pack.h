@@ -13,7 +13,8 @@
 //   PackedFallback fallbacks[fallback_count]   in registration order
 //   PackedGeneratedCall calls[generated_call_count]   by kernel index (Registry::generated_call)
 //   PackedOutGradCheck checks[out_grad_check_count]   by kernel index (Registry::out_grad_check)
-//   PackedCompositeKernel composites[composite_kernel_count]   by kernel index (Registry::composite_calls)
+//   PackedCompositeKernel composites[composite_kernel_count]   by kernel index, then kind (Registry::composite_calls,
+//                                                              kind_composite_calls)
 //   PackedBackward backward[backward_count]    per operator; op = k_no_string: the backward seed
 //   PackedRecordedCall recorded[recorded_call_count]   the calls both of these list
 //   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
@@ -32,7 +33,7 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '6'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '7'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
@@ -94,6 +95,7 @@ struct PackedCompositeKernel {
   std::uint32_t samples;
   std::uint8_t raises_when;                 // CallWhen
   std::uint8_t reserved[3];
+  std::uint32_t kind;                       // string id of the kind's key (SparseCPU); k_no_string: the main recording
 };
 
 // What an operator's backward calls (op = k_no_string: the gradient seed).

@@ -81,17 +81,22 @@ class PackView {
     }
     return std::nullopt;
   }
-  // The calls recorded for kernel `kernel` (records are by kernel index), if any.
-  std::optional<PackedCompositeKernel> composite(std::uint32_t kernel) const {
+  // The calls recorded for kernel `kernel` (records are by kernel index): the
+  // main recording's and the kinds' entries.
+  std::vector<PackedCompositeKernel> composites(std::uint32_t kernel) const {
     std::uint32_t low = 0, high = header_.composite_kernel_count;
     while (low < high) {
       const std::uint32_t mid = low + (high - low) / 2;
-      const auto entry = record<PackedCompositeKernel>(composites_, mid);
-      if (entry.kernel == kernel) return entry;
-      if (entry.kernel < kernel) low = mid + 1;
+      if (record<PackedCompositeKernel>(composites_, mid).kernel < kernel) low = mid + 1;
       else high = mid;
     }
-    return std::nullopt;
+    std::vector<PackedCompositeKernel> out;
+    for (; low < header_.composite_kernel_count; ++low) {
+      const auto entry = record<PackedCompositeKernel>(composites_, low);
+      if (entry.kernel != kernel) break;
+      out.push_back(entry);
+    }
+    return out;
   }
   PackedBackward backward(std::uint32_t i) const { return record<PackedBackward>(backward_, i); }
   std::vector<RecordedCall> recorded_calls(std::uint32_t first, std::uint32_t count) const {
@@ -181,16 +186,23 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
                                      static_cast<GeneratedCallKind>(call->kind), keep);
       callees.push_back(callee);
     }
-    if (const auto entry = pack.composite(op.first_kernel + i)) {
-      if (entry->raises_when > static_cast<std::uint8_t>(CallWhen::SomeInputs)) pack.fail("unknown raise condition");
+    for (const PackedCompositeKernel& entry : pack.composites(op.first_kernel + i)) {
+      if (entry.raises_when > static_cast<std::uint8_t>(CallWhen::SomeInputs)) pack.fail("unknown raise condition");
       CompositeCalls calls;
-      calls.calls = pack.recorded_calls(entry->first_call, entry->call_count);
-      if (entry->raises != k_no_string) calls.raises = pack.string(entry->raises);
-      if (entry->raises_type != k_no_string) calls.raises_type = pack.string(entry->raises_type);
-      calls.raises_when = static_cast<CallWhen>(entry->raises_when);
-      calls.samples = entry->samples;
+      calls.calls = pack.recorded_calls(entry.first_call, entry.call_count);
+      if (entry.raises != k_no_string) calls.raises = pack.string(entry.raises);
+      if (entry.raises_type != k_no_string) calls.raises_type = pack.string(entry.raises_type);
+      calls.raises_when = static_cast<CallWhen>(entry.raises_when);
+      calls.samples = entry.samples;
       for (const RecordedCall& c : calls.calls) callees.push_back(c.op);
-      registry.record_composite_calls(registry.find(name)->registrations.back(), std::move(calls), keep);
+      const Kernel& registered = registry.find(name)->registrations.back();
+      if (entry.kind == k_no_string) {
+        registry.record_composite_calls(registered, std::move(calls), keep);
+        continue;
+      }
+      const auto kind = registry.catalogue().find(pack.string(entry.kind));
+      if (!kind) pack.fail("unknown kind key " + std::string(pack.string(entry.kind)));
+      registry.record_kind_composite_calls(registered, *kind, std::move(calls), keep);
     }
     if (const auto check = pack.out_grad_check(op.first_kernel + i))
       registry.record_out_grad_check(registry.find(name)->registrations.back(), names(pack.string(check->inputs)),

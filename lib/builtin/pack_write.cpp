@@ -52,16 +52,21 @@ class PackWriter {
         pc.kind = static_cast<std::uint8_t>(call->kind);
         calls_.push_back(pc);
       }
-      if (const CompositeCalls* calls = registry.composite_calls(k)) {
+      auto add_composite = [&](const CompositeCalls& calls, std::uint32_t kind) {
         PackedCompositeKernel pc{};
         pc.kernel = static_cast<std::uint32_t>(kernels_.size());
-        std::tie(pc.first_call, pc.call_count) = add_calls(calls->calls);
-        pc.raises = calls->raises ? string_id(*calls->raises) : k_no_string;
-        pc.raises_type = calls->raises_type ? string_id(*calls->raises_type) : k_no_string;
-        pc.raises_when = static_cast<std::uint8_t>(calls->raises_when);
-        pc.samples = calls->samples;
+        std::tie(pc.first_call, pc.call_count) = add_calls(calls.calls);
+        pc.raises = calls.raises ? string_id(*calls.raises) : k_no_string;
+        pc.raises_type = calls.raises_type ? string_id(*calls.raises_type) : k_no_string;
+        pc.raises_when = static_cast<std::uint8_t>(calls.raises_when);
+        pc.samples = calls.samples;
+        pc.kind = kind;
         composites_.push_back(pc);
-      }
+      };
+      if (const CompositeCalls* calls = registry.composite_calls(k)) add_composite(*calls, k_no_string);
+      for (const Key kind : registry.composite_call_kinds())
+        if (const CompositeCalls* calls = registry.kind_composite_calls(k, kind))
+          add_composite(*calls, string_id(registry.catalogue().name(kind)));
       if (const OutGradCheck* check = registry.out_grad_check(k))
         checks_.push_back({static_cast<std::uint32_t>(kernels_.size()), list_id(check->inputs),
                            list_id(check->outputs)});
@@ -169,7 +174,7 @@ class PackWriter {
 std::string write_pack(const Registry& registry) {
   static_assert(sizeof(PackHeader) == 56 && sizeof(PackedOperator) == 28 && sizeof(PackedKernel) == 16 &&
                 sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12 &&
-                sizeof(PackedOutGradCheck) == 12 && sizeof(PackedCompositeKernel) == 28 &&
+                sizeof(PackedOutGradCheck) == 12 && sizeof(PackedCompositeKernel) == 32 &&
                 sizeof(PackedBackward) == 12 && sizeof(PackedRecordedCall) == 8);
   PackWriter writer(registry.catalogue());
   // Names first: their characters lie together, in name order, so the name

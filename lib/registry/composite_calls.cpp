@@ -1,6 +1,7 @@
 #include "registry/composite_calls.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "registry/key_lookup.h"
 #include "registry/registry.h"
@@ -14,7 +15,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 const std::vector<std::string_view> k_top_fields = {"format", "version", "release", "recorded", "backend",
-                                                    "kernels", "backward", "backward_seed"};
+                                                    "kernels", "backward", "backward_seed", "kinds"};
+const std::vector<std::string_view> k_kind_fields = {"key", "tensors", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"op", "key", "samples", "calls", "raises"};
 const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls", "raises"};
 const std::vector<std::string_view> k_call_fields = {"op", "when"};
@@ -58,6 +60,36 @@ std::uint32_t read_samples(const ObjectReader& r) {
   return static_cast<std::uint32_t>(samples->get<std::uint64_t>());
 }
 
+// "kernels": [{"op", "key", "samples", "calls", "raises"}, …], recorded on the
+// main backend's dense tensors (`kind` nullopt) or on tensors of `kind`.
+std::size_t read_kernels(Registry& registry, const json& kernels, const std::string& source,
+                         const std::string& pointer, std::optional<Key> kind) {
+  std::size_t recorded = 0;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const ObjectReader r(kernels[i], source, pointer + "/" + std::to_string(i), k_kernel_fields);
+    const std::string op_name = *r.string("op", true);
+    check_op_name(r, op_name);
+    const Key key = require_key(registry.catalogue(), *r.string("key", true), source + ": " + r.at("key"));
+    CompositeCalls calls;
+    calls.samples = read_samples(r);
+    if (const json* list = r.get("calls")) calls.calls = read_calls(*list, source, r.at("calls"));
+    if (const json* raises = r.object("raises", false)) {
+      const ObjectReader rr(*raises, source, r.at("raises"), k_raises_fields);
+      (void)rr.string("message", true);
+      calls.raises = Text(*rr.get("message")->get_ptr<const std::string*>());
+      calls.raises_when = read_when(rr);
+      if (rr.string("type", false)) calls.raises_type = Text(*rr.get("type")->get_ptr<const std::string*>());
+    }
+    const Operator* op = registry.find(op_name);
+    const Kernel* kernel = op ? op->active(key) : nullptr;
+    if (!kernel) continue;  // not loaded here (a filtered load), or not registered
+    if (kind) registry.record_kind_composite_calls(*kernel, *kind, std::move(calls));
+    else registry.record_composite_calls(*kernel, std::move(calls));
+    ++recorded;
+  }
+  return recorded;
+}
+
 }  // namespace
 
 std::size_t apply_composite_calls(Registry& registry, const json& object, const std::string& source,
@@ -77,27 +109,18 @@ std::size_t apply_composite_calls(Registry& registry, const json& object, const 
     registry.set_composite_calls_backend(*backend);
   }
   std::size_t recorded = 0;
-  if (const json* kernels = top.array("kernels"))
-    for (std::size_t i = 0; i < kernels->size(); ++i) {
-      const ObjectReader r((*kernels)[i], source, top.at("kernels") + "/" + std::to_string(i), k_kernel_fields);
-      const std::string op_name = *r.string("op", true);
-      check_op_name(r, op_name);
-      const Key key = require_key(registry.catalogue(), *r.string("key", true), source + ": " + r.at("key"));
-      CompositeCalls calls;
-      calls.samples = read_samples(r);
-      if (const json* list = r.get("calls")) calls.calls = read_calls(*list, source, r.at("calls"));
-      if (const json* raises = r.object("raises", false)) {
-        const ObjectReader rr(*raises, source, r.at("raises"), k_raises_fields);
-        (void)rr.string("message", true);
-        calls.raises = Text(*rr.get("message")->get_ptr<const std::string*>());
-        calls.raises_when = read_when(rr);
-        if (rr.string("type", false)) calls.raises_type = Text(*rr.get("type")->get_ptr<const std::string*>());
-      }
-      const Operator* op = registry.find(op_name);
-      const Kernel* kernel = op ? op->active(key) : nullptr;
-      if (!kernel) continue;  // not loaded here (a filtered load), or not registered
-      registry.record_composite_calls(*kernel, std::move(calls));
-      ++recorded;
+  if (const json* kernels = top.array("kernels")) recorded += read_kernels(registry, *kernels, source, top.at("kernels"), {});
+  if (const json* kinds = top.array("kinds"))
+    for (std::size_t i = 0; i < kinds->size(); ++i) {
+      const ObjectReader r((*kinds)[i], source, top.at("kinds") + "/" + std::to_string(i), k_kind_fields);
+      const std::string name = *r.string("key", true);
+      const Catalogue& cat = registry.catalogue();
+      const auto kind = cat.find(name);
+      if (!kind || !cat.is_runtime(*kind))
+        r.fail(r.at("key"), "'" + name + "' is not a runtime dispatch key of PyTorch " + std::string(cat.version()) +
+                                " (the key a kind's tensors carry, e.g. SparseCPU, NestedTensorCPU)");
+      (void)r.string("tensors", false);
+      if (const json* kernels = r.array("kernels")) recorded += read_kernels(registry, *kernels, source, r.at("kernels"), *kind);
     }
   if (const json* backward = top.array("backward"))
     for (std::size_t i = 0; i < backward->size(); ++i) {
@@ -132,26 +155,35 @@ json composite_calls_json(const Registry& registry) {
   };
   json out = {{"format", "dispatchctl-composite-calls"}, {"version", 1}, {"release", registry.torch_version()},
               {"backend", registry.composite_calls_backend()}};
-  json kernels = json::array();
   const Catalogue& cat = registry.catalogue();
-  for (const Operator& op : registry.operators())
-    for (const Kernel& k : op.registrations)
-      if (const CompositeCalls* calls = registry.composite_calls(k)) {
+  auto kernels_of = [&](std::optional<Key> kind) {
+    json kernels = json::array();
+    for (const Operator& op : registry.operators())
+      for (const Kernel& k : op.registrations) {
+        const CompositeCalls* calls = kind ? registry.kind_composite_calls(k, *kind) : registry.composite_calls(k);
+        if (!calls) continue;
         json entry = {{"op", std::string(op.name)}, {"key", cat.name(k.key)}, {"samples", calls->samples},
                       {"calls", calls_json(calls->calls)}};
-        if (calls->raises)
-        {
+        if (calls->raises) {
           entry["raises"] = {{"message", std::string(*calls->raises)}, {"when", call_when_id(calls->raises_when)}};
           if (calls->raises_type) entry["raises"]["type"] = std::string(*calls->raises_type);
         }
         kernels.push_back(std::move(entry));
       }
-  out["kernels"] = std::move(kernels);
+    return kernels;
+  };
+  out["kernels"] = kernels_of({});
   json backward = json::array();
   for (const auto& [name, calls] : registry.all_backward_calls())
     backward.push_back({{"op", std::string(name)}, {"samples", 1}, {"calls", calls_json(calls)}});
   out["backward"] = std::move(backward);
   out["backward_seed"] = calls_json(registry.backward_seed());
+  if (!registry.composite_call_kinds().empty()) {
+    json kinds = json::array();
+    for (const Key kind : registry.composite_call_kinds())
+      kinds.push_back({{"key", cat.name(kind)}, {"kernels", kernels_of(kind)}});
+    out["kinds"] = std::move(kinds);
+  }
   return out;
 }
 

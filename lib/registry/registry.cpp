@@ -138,6 +138,15 @@ void Registry::record_composite_calls(const Kernel& kernel, CompositeCalls calls
   composite_calls_[kernel.sequence] = std::move(calls);
 }
 
+void Registry::record_kind_composite_calls(const Kernel& kernel, Key kind, CompositeCalls calls, Strings strings) {
+  for (auto& c : calls.calls) c.op = kept(c.op, strings);
+  if (calls.raises) calls.raises = kept(*calls.raises, strings);
+  if (calls.raises_type) calls.raises_type = kept(*calls.raises_type, strings);
+  kind_composite_calls_[(std::uint64_t{kernel.sequence} << 16) | kind] = std::move(calls);
+  if (std::find(composite_call_kinds_.begin(), composite_call_kinds_.end(), kind) == composite_call_kinds_.end())
+    composite_call_kinds_.push_back(kind);
+}
+
 void Registry::record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls, Strings strings) {
   for (auto& c : calls) c.op = kept(c.op, strings);
   backward_calls_[kept(op_name, strings)] = std::move(calls);
@@ -166,6 +175,8 @@ void Registry::impl_carried(const Registry& from, const Kernel& was, std::string
     record_out_grad_check(now, {check->inputs.begin(), check->inputs.end()},
                           {check->outputs.begin(), check->outputs.end()});
   if (const CompositeCalls* calls = from.composite_calls(was)) record_composite_calls(now, *calls);
+  for (const Key kind : from.composite_call_kinds())
+    if (const CompositeCalls* calls = from.kind_composite_calls(was, kind)) record_kind_composite_calls(now, kind, *calls);
 }
 
 void Registry::carry_registry_tables(const Registry& from) {

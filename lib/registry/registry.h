@@ -302,7 +302,19 @@ class Registry {
     const auto it = composite_calls_.find(kernel.sequence);
     return it == composite_calls_.end() ? nullptr : &it->second;
   }
-  std::size_t composite_call_count() const { return composite_calls_.size(); }
+  std::size_t composite_call_count() const { return composite_calls_.size() + kind_composite_calls_.size(); }
+  // The same kernel's calls recorded on another kind of tensor
+  // (docs/composite-calls.md "kinds"): `kind` is the runtime key its tensors
+  // carry (SparseCPU, NestedTensorCPU, Meta, CPU); nullptr: not recorded there.
+  void record_kind_composite_calls(const Kernel& kernel, Key kind, CompositeCalls calls,
+                                   Strings strings = Strings::Copy);
+  const CompositeCalls* kind_composite_calls(const Kernel& kernel, Key kind) const {
+    if (kind_composite_calls_.empty()) return nullptr;
+    const auto it = kind_composite_calls_.find((std::uint64_t{kernel.sequence} << 16) | kind);
+    return it == kind_composite_calls_.end() ? nullptr : &it->second;
+  }
+  // The kinds recorded, in the order first recorded.
+  const std::vector<Key>& composite_call_kinds() const { return composite_call_kinds_; }
   // What an operator's backward calls (by operator name), and the gradient
   // seed a `.backward()` makes; nullptr / empty: not recorded.
   void record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls,
@@ -359,6 +371,8 @@ class Registry {
   std::unordered_map<std::uint32_t, OutGradCheck> out_grad_checks_;   // by the kernel's sequence
   bool out_grad_checks_known_ = false;
   std::unordered_map<std::uint32_t, CompositeCalls> composite_calls_;  // by the kernel's sequence
+  std::unordered_map<std::uint64_t, CompositeCalls> kind_composite_calls_;  // by (sequence << 16) | kind
+  std::vector<Key> composite_call_kinds_;
   std::unordered_map<std::string_view, std::vector<RecordedCall>> backward_calls_;  // names kept in pool_
   std::vector<RecordedCall> backward_seed_;
   std::string composite_calls_backend_ = "PrivateUse1";

@@ -51,8 +51,7 @@ class NeedsWalk {
       };
       if (row.kernel && row.rule != Rule::BackendFallback) {
         if (const GeneratedCall* call = registry_.generated_call(*row.kernel)) visit(call->callee, k);
-        if (const CompositeCalls* calls = registry_.composite_calls(*row.kernel);
-            calls && recorded_calls_apply(registry_, k)) {
+        if (const CompositeCalls* calls = recorded_calls_at(registry_, *row.kernel, k)) {
           if (calls->raises && calls->raises_when == CallWhen::Always) add_leaves(found, {&op});  // a stub: implement it
           for (const RecordedCall& c : calls->calls)
             if (c.when == CallWhen::Always) visit(c.op, k);

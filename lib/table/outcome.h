@@ -78,9 +78,19 @@ std::optional<Outcome> find_outcome(std::string_view name);
 // There is no public classifier of a row's kernel alone: every outcome a
 // command shows follows what the kernel calls (OutcomeFollower below), and
 // RowOutcome::kernel says what the kernel alone is where a caller needs it.
-// Whether the release's recorded composite calls hold at key `k`: a dense key
-// of the backend they were recorded on, or its autograd key (docs/composite-calls.md).
-bool recorded_calls_apply(const Registry& registry, Key k);
+
+// The release's recorded calls of `kernel` that hold at key `k`
+// (docs/composite-calls.md): the main recording at the dense key of the backend
+// it was recorded on and its autograd key; a kind's recording at the kind's key
+// (SparseCPU), and at the autograd key above a dense kind (CPU: AutogradCPU).
+// nullptr: none holds there (unknown).
+const CompositeCalls* recorded_calls_at(const Registry& registry, const Kernel& kernel, Key k);
+// The recorded calls of `kernel` on tensors that carry `kind` (the runtime key
+// of a kind of tensor: the main backend's dense key, SparseCPU …), whatever
+// row the kernel fills for them (trace knows its tensors); nullptr: none.
+const CompositeCalls* recorded_calls_on(const Registry& registry, const Kernel& kernel, Key kind);
+// The main recording's kind: the dense key of the backend it was recorded on.
+std::optional<Key> main_recording_kind(const Registry& registry);
 // A key of the autograd functionality (AutogradCPU, AutogradOther, AutogradNestedTensor …).
 bool is_autograd_row(const Catalogue& cat, Key k);
 // A valid row whose kernel itself raises when called (Raises, Ambiguous):

@@ -119,8 +119,8 @@ RowOutcome OutcomeFollower::follow(const Operator& op, const Row& row, int depth
       return out;
     }
   // A hand-written composite whose calls were recorded from the release.
-  if (kernel_row && runs_composite_kernel(out.outcome) && recorded_calls_apply(registry_, row.key))
-    if (const CompositeCalls* calls = registry_.composite_calls(*row.kernel)) {
+  if (kernel_row && runs_composite_kernel(out.outcome))
+    if (const CompositeCalls* calls = recorded_calls_at(registry_, *row.kernel, row.key)) {
       if (calls->raises && calls->raises_when == CallWhen::Always) {
         out.outcome = Outcome::Raises;
         out.raises = *calls->raises;
@@ -174,17 +174,33 @@ RowOutcome OutcomeFollower::follow(const Operator& op, const Row& row, int depth
   return out;
 }
 
-// The release's composite calls were recorded on dense tensors: they hold at
-// a dense backend's key and at the autograd key above it, not at a sparse,
-// quantized, mkldnn or nested key, where the same kernel takes other paths.
-// And at the recording backend's keys only: elsewhere the same kernel takes
-// device-specific paths (copy_ calls _copy_from across devices only).
-bool recorded_calls_apply(const Registry& registry, Key k) {
+// A recording holds at its kind's key only (a sparse, quantized, mkldnn or
+// nested tensor takes other paths in the same kernel than a dense one, and
+// another device device-specific ones: copy_ calls _copy_from across devices
+// only), and at the autograd key above a dense kind, where a
+// CompositeImplicitAutograd kernel decomposes. The autograd key above a sparse
+// or quantized kind is the dense one's (AutogradCPU): there the dense
+// recording holds, as the row is the dense tensors' too.
+std::optional<Key> main_recording_kind(const Registry& registry) {
   const Catalogue& cat = registry.catalogue();
-  const Key f = cat.functionality_of(k);
-  if (f != cat.well_known().dense && f != cat.well_known().autograd_functionality) return false;
   const auto backend = cat.backend_index(registry.composite_calls_backend());
-  return backend && cat.backend_of(k) == *backend;
+  if (!backend) return std::nullopt;
+  return cat.runtime_key(cat.well_known().dense, *backend);
+}
+
+const CompositeCalls* recorded_calls_on(const Registry& registry, const Kernel& kernel, Key kind) {
+  if (kind == main_recording_kind(registry)) return registry.composite_calls(kernel);
+  return registry.kind_composite_calls(kernel, kind);
+}
+
+const CompositeCalls* recorded_calls_at(const Registry& registry, const Kernel& kernel, Key k) {
+  const Catalogue& cat = registry.catalogue();
+  Key kind = k;
+  if (cat.functionality_of(k) == cat.well_known().autograd_functionality) {
+    if (cat.backend_of(k) <= 0) return nullptr;
+    kind = cat.runtime_key(cat.well_known().dense, cat.backend_of(k));
+  }
+  return recorded_calls_on(registry, kernel, kind);
 }
 
 RowOutcome classify_followed(const Registry& registry, const Operator& op, const Row& row, const RowOf& row_of) {

@@ -1,13 +1,16 @@
 #include "trace/recorded_calls.h"
 
+#include "table/outcome.h"
+
 namespace dispatchctl {
 
 std::optional<Behaviour> recorded_composite_behaviour(const Registry& registry, const Operator& op, const Row& row,
-                                                      const TraceCallee& trace_callee) {
+                                                      Key kind, const TraceCallee& trace_callee) {
   if (!row.kernel || row.rule == Rule::BackendFallback) return std::nullopt;
-  const CompositeCalls* calls = registry.composite_calls(*row.kernel);
+  const CompositeCalls* calls = recorded_calls_on(registry, *row.kernel, kind);
   if (!calls) return std::nullopt;
-  const std::string recorded = "recorded from PyTorch " + registry.torch_version() + " (docs/composite-calls.md)";
+  const std::string recorded = "recorded from PyTorch " + registry.torch_version() + " on " +
+                               registry.catalogue().name(kind) + " tensors (docs/composite-calls.md)";
   if (calls->raises && calls->raises_when == CallWhen::Always) {
     Behaviour b;
     b.action = HopAction::Raise;
@@ -23,6 +26,12 @@ std::optional<Behaviour> recorded_composite_behaviour(const Registry& registry, 
     if (!callee || callee == &op) return std::nullopt;
     const std::optional<Trace> t = trace_callee(*callee);
     if (!t || t->outcome == Trace::End::Handoff) return std::nullopt;
+    // The recording saw the call carry a tensor of the kind; a trace of the
+    // callee that leaves it (a factory such as empty_quantized, whose
+    // BackendSelect trace takes to the CPU) is not the call PyTorch makes.
+    if (t->calls.empty() || !registry.catalogue().has(t->calls.front().dispatch, kind) ||
+        (!t->hops.empty() && !registry.catalogue().has(t->hops.back().received, kind)))
+      return std::nullopt;
     if (t->outcome == Trace::End::Completed) continue;  // it returns (or its kernel decides): the next one
     if (t->assumed) return std::nullopt;
     Behaviour b;

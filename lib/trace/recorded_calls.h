@@ -18,7 +18,9 @@ namespace dispatchctl {
 
 // `trace_callee` traces a call of the callee from the composite (nullopt: too deep to follow).
 using TraceCallee = std::function<std::optional<Trace>(const Operator& callee)>;
+// `kind`: the kind of tensor the call's tensors are (trace.cpp recording_kind),
+// whose recording is followed.
 std::optional<Behaviour> recorded_composite_behaviour(const Registry& registry, const Operator& op, const Row& row,
-                                                      const TraceCallee& trace_callee);
+                                                      Key kind, const TraceCallee& trace_callee);
 
 }  // namespace dispatchctl

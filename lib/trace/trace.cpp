@@ -1,5 +1,6 @@
 #include "trace/trace.h"
 
+#include <algorithm>
 #include <deque>
 #include <optional>
 #include <stdexcept>
@@ -7,6 +8,7 @@
 #include "trace/behaviour.h"
 #include "trace/bind_arguments.h"
 #include "trace/generated_kernels.h"
+#include "table/outcome.h"
 #include "trace/recorded_calls.h"
 
 namespace dispatchctl {
@@ -78,18 +80,21 @@ struct PendingRaise {
 
 namespace {
 
-// Whether every tensor of the call is a dense one of the backend the
-// release's composite calls were recorded on (docs/composite-calls.md); a
-// sparse, quantized, mkldnn or nested tensor, or another device, takes other
-// paths in the same kernel.
-bool dense_tensors(const Registry& registry, const std::vector<TensorArg>& args) {
+// The kind of tensor whose recorded composite calls hold for the call
+// (docs/composite-calls.md): the main recording's (a dense tensor of the
+// backend it was recorded on) or a recorded kind's (SparseCPU …), when every
+// tensor of the call carries its key; a call mixing kinds, or on a kind not
+// recorded, takes paths no recording saw.
+std::optional<Key> recording_kind(const Registry& registry, const std::vector<TensorArg>& args) {
+  if (args.empty()) return std::nullopt;
   const Catalogue& cat = registry.catalogue();
-  const auto backend = cat.backend_index(registry.composite_calls_backend());
-  if (!backend) return false;
-  const Key dense = cat.runtime_key(cat.well_known().dense, *backend);
-  for (const auto& a : args)
-    if (!cat.has(a.keys, dense)) return false;
-  return !args.empty();
+  auto all_carry = [&](Key kind) {
+    return std::all_of(args.begin(), args.end(), [&](const TensorArg& a) { return cat.has(a.keys, kind); });
+  };
+  if (const auto main = main_recording_kind(registry); main && all_carry(*main)) return main;
+  for (const Key kind : registry.composite_call_kinds())
+    if (all_carry(kind)) return kind;
+  return std::nullopt;
 }
 
 // A hand-written composite's callees are traced to see which one raises
@@ -141,7 +146,8 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
       hop.tls_included = included;
       hop.tls_excluded = excluded;
       Behaviour b = behaviour_of(registry, op_now, live_now, hop.row, facts);
-      if (b.action == HopAction::Return && b.kernel_decides && !b.declared && dense_tensors(registry, args)) {
+      const std::optional<Key> kind = recording_kind(registry, args);
+      if (b.action == HopAction::Return && b.kernel_decides && !b.declared && kind) {
         // A hand-written composite whose calls the release's recording knows.
         const TraceCallee trace_callee = [&](const Operator& callee) -> std::optional<Trace> {
           if (depth + 1 >= k_max_callee_depth) return std::nullopt;
@@ -154,7 +160,7 @@ Trace run_trace(const Registry& registry, const Operator& op, const CallSetup& s
           inner.tls_excluded = excluded;
           return run_trace(registry, callee, inner, replay_live_table(registry, callee), depth + 1);
         };
-        if (auto recorded = recorded_composite_behaviour(registry, op_now, hop.row, trace_callee)) b = *recorded;
+        if (auto recorded = recorded_composite_behaviour(registry, op_now, hop.row, *kind, trace_callee)) b = *recorded;
       }
       if (caveat.empty()) caveat = b.may_raise_first.empty() ? b.caveat : b.may_raise_first;
       if (!b.may_raise_first.empty()) b.does += " (unless " + b.may_raise_first + ")";

@@ -10,6 +10,7 @@ import time
 from select import select as wait_readable  # (not `import select`: live_registry defines select)
 
 from dispatchctl_exporter.composite_kernels import composite_kernels, generated_composites
+from dispatchctl_exporter.composite_kinds import kinds_section, merge_kind_tallies
 from dispatchctl_exporter.composite_recorder import entry_of, merge_tallies
 from dispatchctl_exporter.composite_samples import import_op_db
 
@@ -102,7 +103,7 @@ class Workers:
 
 
 def record_composite_calls(script, operators, yaml_folder, release, torch_version, how, device_choice,
-                           jobs=2, progress=None, schema_backward=True, limit=None):
+                           jobs=2, progress=None, schema_backward=True, limit=None, kinds=False):
     """The composite_calls object of the live torch, and a summary dict for the report."""
     started = time.monotonic()
     plan, left_out = plan_recording(operators, yaml_folder)
@@ -129,6 +130,14 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
     for message in workers.run(["schema:" + op for op in rest], progress):
         merge_tallies(kernels, message["kernels"])
         merge_tallies(backward, message["backward"])
+
+    # Third pass (--kinds): the same kernels on the other kinds of tensors (composite_kinds.py).
+    kind_tallies = {}
+    if kinds:
+        kind_ops = sorted(plan["composites"])[:limit] if limit else sorted(plan["composites"])
+        for message in workers.run(["kinds:" + u for u in opinfo_units] + ["kinds:schema:" + op for op in kind_ops],
+                                   progress):
+            merge_kind_tallies(kind_tallies, message, merge_tallies)
 
     out_kernels, out_backward = [], []
     not_recorded = dict(left_out)
@@ -164,9 +173,11 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
               "recorded": {"torch": torch_version, "how": how, "seconds": seconds,
                            "operators_tried": len(opinfo_units) + len(rest), "samples": samples},
               "kernels": out_kernels, "backward": out_backward,
+              **({"kinds": kinds_section(plan, kind_tallies, entry_of)} if kinds else {}),
               "backward_seed": [{"op": c, "when": "always"} for c in dict.fromkeys(workers.seed or [])]}
     summary = {"seconds": seconds, "kernels": len(out_kernels),
                "operators": len({k["op"] for k in out_kernels}), "backward": len(out_backward),
                "composite_kernels": sum(len(v) for v in plan["composites"].values()),
-               "not_recorded": not_recorded, "lost_units": len(workers.lost)}
+               "not_recorded": not_recorded, "lost_units": len(workers.lost),
+               "kinds": {k["key"]: len(k["kernels"]) for k in result.get("kinds", [])}}
     return result, summary

@@ -8,6 +8,7 @@ import json
 import sys
 
 from dispatchctl_exporter.composite_recorder import Backend, Recorder, Timeout, below_autograd, time_limit
+from dispatchctl_exporter.composite_kinds import kind_recorders, record_kinds_unit
 from dispatchctl_exporter.composite_samples import import_op_db, opinfo_samples, overload_name, schema_samples
 from dispatchctl_exporter.composite_samples import schema_variants
 from dispatchctl_exporter.cpu_backed_device import CpuBackedPrivateUse1, privateuse1_backend_available
@@ -59,7 +60,9 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
         device = torch.device("cpu")
     backend = Backend(torch, device)
     recorder = Recorder(torch, backend, plan["composites"], set(plan["differentiable"]), plan.get("seconds", 20))
-    op_db = import_op_db() if any(u.startswith("opinfo:") for u in units) else None
+    op_db = import_op_db() if any(u.partition("kinds:")[2].startswith("opinfo:") or u.startswith("opinfo:")
+                                  for u in units) else None
+    kinds = None  # the kind recorders (composite_kinds.py), made on the first kinds unit
 
     def to_backend(t):
         return t.to(device) if t.device != device else t
@@ -69,9 +72,15 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
         out.flush()
         recorder.kernels, recorder.backward, recorder.harvested = {}, {}, {}
         status = "ok"
+        kind_tallies = None
         try:
             kind, _, what = unit.partition(":")
-            if kind == "opinfo":
+            if kind == "kinds":
+                if kinds is None:
+                    kinds = kind_recorders(torch, plan, "PrivateUse1" if python_backend_made else "CPU")
+                kind_tallies = record_kinds_unit(torch, kinds, what, op_db, record_opinfo, schema_samples,
+                                                 resolve_overload)
+            elif kind == "opinfo":
                 recorder.source = "opinfo"
                 record_opinfo(torch, recorder, op_db[int(what)], to_backend)
             else:
@@ -83,8 +92,10 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
             status = "error: %s: %s" % (type(e).__name__, str(e).split("\n")[0][:200])
         if python_backend_made is not None:
             python_backend_made.forget()
-        out.write(json.dumps({"done": unit, "status": status, "kernels": recorder.kernels,
-                              "backward": recorder.backward}) + "\n")
+        done = {"done": unit, "status": status, "kernels": recorder.kernels, "backward": recorder.backward}
+        if kind_tallies is not None:
+            done["kinds"] = kind_tallies
+        out.write(json.dumps(done) + "\n")
         out.flush()
     if "seed" in plan.get("also", ()):
         try:
@@ -126,10 +137,10 @@ def record_schema(torch, recorder, op):
         recorder.record(func, args, kwargs)
 
 
-def record_opinfo(torch, recorder, opinfo, to_backend):
+def record_opinfo(torch, recorder, opinfo, to_backend, max_samples=MAX_SAMPLES_PER_OPINFO,
+                  max_per_overload=MAX_SAMPLES_PER_OVERLOAD):
     per_overload = {}
-    for f, args, kwargs in opinfo_samples(torch, opinfo, to_backend, MAX_SAMPLES_PER_OPINFO,
-                                          recorder.backend.device):
+    for f, args, kwargs in opinfo_samples(torch, opinfo, to_backend, max_samples, recorder.backend.device):
         captured = []
         try:
             with time_limit(recorder.seconds), below_autograd(torch), capture_mode(torch, captured)():
@@ -142,7 +153,7 @@ def record_opinfo(torch, recorder, opinfo, to_backend):
             name = overload_name(func)
             if name not in recorder.composites and name not in recorder.differentiable:
                 continue
-            if per_overload.get(name, 0) >= MAX_SAMPLES_PER_OVERLOAD:
+            if per_overload.get(name, 0) >= max_per_overload:
                 continue
             per_overload[name] = per_overload.get(name, 0) + 1
             recorder.record(func, cargs, ckwargs)
