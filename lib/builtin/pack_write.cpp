@@ -41,6 +41,11 @@ class PackWriter {
         if (op.schema->alias_analysis == k_alias_analysis_kinds[i]) packed.alias_analysis = i;
       packed.alias_analysis_explicit = op.schema->alias_analysis_explicit;
     }
+    // The kinds in key order, not the order first recorded (which differs
+    // between a recording file and a pack read back), so a pack written again
+    // from its own registry is the same bytes.
+    std::vector<Key> kinds(registry.composite_call_kinds());
+    std::sort(kinds.begin(), kinds.end());
     packed.first_kernel = static_cast<std::uint32_t>(kernels_.size());
     packed.kernel_count = static_cast<std::uint32_t>(op.registrations.size());
     // Registration order: replaying it rebuilds each key's newest-first list.
@@ -64,7 +69,7 @@ class PackWriter {
         composites_.push_back(pc);
       };
       if (const CompositeCalls* calls = registry.composite_calls(k)) add_composite(*calls, k_no_string);
-      for (const Key kind : registry.composite_call_kinds())
+      for (const Key kind : kinds)
         if (const CompositeCalls* calls = registry.kind_composite_calls(k, kind))
           add_composite(*calls, string_id(registry.catalogue().name(kind)));
       if (const OutGradCheck* check = registry.out_grad_check(k))

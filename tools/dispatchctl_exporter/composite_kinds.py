@@ -15,8 +15,8 @@ from dispatchctl_exporter.composite_recorder import Recorder, Timeout
 # is recorded only where the main recording is not on CPU tensors already.
 KINDS = [("cpu", "CPU"), ("meta", "Meta"), ("sparse_cpu", "SparseCPU"), ("sparse_csr_cpu", "SparseCsrCPU"),
          ("quantized_cpu", "QuantizedCPU"), ("mkldnn_cpu", "MkldnnCPU"), ("nested_cpu", "NestedTensorCPU")]
-MAX_SAMPLES_PER_OPINFO = 4
-MAX_SAMPLES_PER_OVERLOAD = 4
+KIND_MAX_SAMPLES_PER_OPINFO = 4
+KIND_MAX_SAMPLES_PER_OVERLOAD = 4
 
 
 def kinds_to_record(main_backend):
@@ -107,8 +107,8 @@ def record_kinds_unit(torch, recorders, what, op_db, record_opinfo, schema_sampl
             return convert(torch, kind, t)
         try:
             if source == "opinfo":
-                record_opinfo(torch, recorder, op_db[int(name)], to_kind, MAX_SAMPLES_PER_OPINFO,
-                              MAX_SAMPLES_PER_OVERLOAD)
+                record_opinfo(torch, recorder, op_db[int(name)], to_kind, KIND_MAX_SAMPLES_PER_OPINFO,
+                              KIND_MAX_SAMPLES_PER_OVERLOAD)
             else:
                 for func, args, kwargs in schema_samples(torch, resolve_overload(torch, name), "cpu"):
                     args = tuple(convert(torch, kind, a) if isinstance(a, torch.Tensor) else
