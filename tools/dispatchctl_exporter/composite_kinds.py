@@ -9,7 +9,7 @@ calls a sparse kernel makes on its values are not the kind's.
 Units "kinds:opinfo:INDEX" and "kinds:schema:OPERATOR" (composite_worker.py) record every
 kind at once: the OpInfo's samples are made once per kind from the same generator."""
 
-from dispatchctl_exporter.composite_recorder import Recorder, Timeout
+from dispatchctl_exporter.composite_recorder import Backend, Recorder, Timeout
 
 # (trace's --tensor preset, the runtime dispatch key its tensors carry). The dense CPU kind
 # is recorded only where the main recording is not on CPU tensors already.
@@ -59,16 +59,7 @@ class KindBackend:
         self.device = torch.device("meta" if kind == "meta" else "cpu")
         self.is_cpu = False  # no 0-dim rule: the kind's key tells its calls apart
 
-    def tensors(self, value, out):
-        if isinstance(value, self.torch.Tensor):
-            out.append(value)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                self.tensors(v, out)
-        elif isinstance(value, dict):
-            for v in value.values():
-                self.tensors(v, out)
-        return out
+    tensors = Backend.tensors  # the same walk over a call's arguments
 
     def of_kind(self, t):
         # By name: Python's DispatchKey enum lacks some keys (MkldnnCPU).
