@@ -75,19 +75,9 @@ TEST_CASE("outcomes: generated composites are followed, the same way by every co
   const std::vector<std::string> names = {"QuantizedCPU", "PrivateUse1"};
   const CoverageReport report = build_coverage(*reg, {names, {}});
   const auto ops = reg->sorted_operators();
-  const BuildBackends build = build_backends(*reg);
+  // Every command counts these rows the same: test_table_outcome_agreement_registries.cpp.
   for (std::size_t j = 0; j < names.size(); ++j) {
     INFO(names[j]);
-    const Key k = *cat.find(names[j]);
-    Query q;
-    q.key = k;
-    q.computed = true;
-    CHECK(report.totals[j].by_outcome == key_report(*reg, k, ops).outcomes);
-    CHECK(report.totals[j].by_outcome == query_outcome_counts(*reg, q));
-    OutcomeCounts asked{};
-    for (const Operator* op : ops)
-      ++asked[static_cast<int>(answer_has_kernel(*reg, *op, k, HasKernelQuestion::Works, build).outcome)];
-    CHECK(report.totals[j].by_outcome == asked);
     CHECK(report.totals[j].by_outcome[static_cast<int>(Outcome::CompositeFails)] > 100);
   }
   std::size_t add = ops.size();
