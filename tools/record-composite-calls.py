@@ -58,6 +58,9 @@ def main():
     parser.add_argument("--kinds", action="store_true",
                         help="also record the kernels on sparse, sparse CSR, quantized, mkldnn, nested, meta (and, "
                              "where the main recording is not on the CPU, dense CPU) tensors")
+    parser.add_argument("--kinds-only", action="store_true",
+                        help="record the kinds alone (the file's dense sections are then empty: merge its kinds "
+                             "into a recording whose dense sections are kept)")
     parser.add_argument("--no-schema-backward", dest="schema_backward", action="store_false",
                         help="no second pass over differentiable operators no OpInfo reached")
     args = parser.parse_args()
@@ -88,7 +91,7 @@ def main():
     result, summary = record_composite_calls(
         os.path.abspath(__file__), operators, yaml_folder(), args.release or normalized_version(torch.__version__),
         torch.__version__, how, device, jobs=args.jobs, progress=progress, schema_backward=args.schema_backward,
-        limit=args.limit, kinds=args.kinds)
+        limit=args.limit, kinds=args.kinds, kinds_only=args.kinds_only)
     text = json.dumps(result, indent=None, separators=(",", ":"), sort_keys=False)
     text = text.replace('{"op"', '\n{"op"')
     data = (text + "\n").encode()

@@ -12,6 +12,10 @@ tensor kinds of trace's --tensor presets x modifiers and contexts. Per call:
 and 2.14.1's wider composite set, in a Debian sid chroot (python3-torch 2.14.1):
     chroot /work/chroots/sid python3 tests/trace_goldens/record_real_calls.py composite-wide | gzip -n -9 \
         > tests/composite_calls/real_calls_composite_2.14.1.json.gz
+and the same set from 2.6.0, in a Debian trixie chroot (its CPU-only build; checked against
+builtin:2.6.0+cuda, see check_verdicts.py's OTHER_BUILD):
+    chroot /work/chroots/trixie python3 tests/trace_goldens/record_real_calls.py composite-wide | gzip -n -9 \
+        > tests/trace_goldens/real_calls_composite_2.6.0+cuda.json.gz
 Each call says exactly which trace flags reproduce it: its tensors in trace's
 --tensor syntax (in schema order) and its context flags (--autocast cpu,
 --no-grad, --inference-mode), plus the real dispatch key set of every tensor

@@ -20,3 +20,10 @@ add_test(NAME trace_goldens_real_calls_composite_2_14_1
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py $<TARGET_FILE:dispatchctl>
                  ${PROJECT_SOURCE_DIR}/tests/composite_calls/real_calls_composite_2.14.1.json.gz)
 set_tests_properties(trace_goldens_real_calls_composite_2_14_1 PROPERTIES TIMEOUT 300)
+# The composite-wide set recorded from 2.6.0 (trixie's CPU-only build) against
+# builtin:2.6.0+cuda, whose kinds sections come from the same build (2,106 calls, one
+# trace --calls run: about 3 s wall, 1.2 s of CPU on a loaded machine).
+add_test(NAME trace_goldens_real_calls_composite_2_6_0_cuda
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py $<TARGET_FILE:dispatchctl>
+                 ${CMAKE_CURRENT_LIST_DIR}/real_calls_composite_2.6.0+cuda.json.gz)
+set_tests_properties(trace_goldens_real_calls_composite_2_6_0_cuda PROPERTIES TIMEOUT 300)

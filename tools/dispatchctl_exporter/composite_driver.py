@@ -103,8 +103,10 @@ class Workers:
 
 
 def record_composite_calls(script, operators, yaml_folder, release, torch_version, how, device_choice,
-                           jobs=2, progress=None, schema_backward=True, limit=None, kinds=False):
-    """The composite_calls object of the live torch, and a summary dict for the report."""
+                           jobs=2, progress=None, schema_backward=True, limit=None, kinds=False, kinds_only=False):
+    """The composite_calls object of the live torch, and a summary dict for the report.
+    kinds_only: the kinds pass alone (it does not depend on the dense passes), for adding
+    kinds sections to a recording whose dense sections are kept."""
     started = time.monotonic()
     plan, left_out = plan_recording(operators, yaml_folder)
     op_db = import_op_db()
@@ -113,15 +115,16 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
         opinfo_units = opinfo_units[:limit]
     workers = Workers(script, device_choice, plan, jobs)
     kernels, backward = {}, {}
-    for message in workers.run(opinfo_units, progress):
+    kinds = kinds or kinds_only
+    for message in workers.run([] if kinds_only else opinfo_units, progress):
         merge_tallies(kernels, message["kernels"])
         merge_tallies(backward, message["backward"])
     # Second pass: operators no OpInfo reached (or reached on fewer than MIN_SAMPLES
     # samples: one sample makes every call look like "always"), with inputs built from
     # the schema.
     reached = {k.split("|")[0] for k, t in kernels.items() if t["n"] + sum(t["stub"].values()) >= MIN_SAMPLES}
-    rest = sorted(op for op in plan["composites"] if op not in reached)
-    if schema_backward:
+    rest = [] if kinds_only else sorted(op for op in plan["composites"] if op not in reached)
+    if schema_backward and not kinds_only:
         rest += sorted(op for op in plan["differentiable"] if op not in plan["composites"] and (
             op not in backward or backward[op]["n"] < MIN_SAMPLES))
     if limit:

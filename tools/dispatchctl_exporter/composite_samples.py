@@ -12,6 +12,12 @@ SHAPES = ((2, 3), (4,), (), (2, 1, 3))
 # indices), and optional arguments given a value (upsample's output_size).
 VARIANT_SHAPES = ((3, 3), (2, 3, 3), (1, 2, 4, 4), (2, 3), (4,), (1, 2, 2, 2, 2))
 VARIANT_DTYPES = ("float32", "complex64", "int64", "bool", "float64")
+# Then forms the dtypes above do not make (float32 inputs, optionals omitted or given): out=
+# tensors of the complex dtype a real-to-complex kernel writes (fft_rfft.out); the Tensor
+# arguments after the first made 0-dim (a scalar tensor: _foreach_add.Tensor's other,
+# quantile's q), or every one but out= (linspace.Tensor_Tensor_out), which on the CPU, where
+# the first shapes have no 0-dim tensor (Backend.is_cpu), nothing else builds.
+VARIANT_FORMS = ("complex_out", "scalar_others", "scalar_inputs")
 REDUCTIONS = {"reduce": "sum", "reduction": "mean", "mode": "bilinear", "padding_mode": "zeros",
               "interpolation_mode": "bilinear", "approximate": "none", "rounding_mode": "floor",
               "side": "left", "indexing": "ij", "driver": None, "UPLO": "L", "uplo": "L", "ord": "fro",
@@ -187,31 +193,42 @@ def variant_tensor(torch, shape, dtype, device):
 def schema_variants(torch, op, device):
     """More [(op, args, kwargs)] for an operator the first schema inputs did not run:
     VARIANT_SHAPES × VARIANT_DTYPES × optionals (omitted, given, given but the scale
-    factors), out= tensors of the inputs' dtype. Many do not fit the kernel: the caller keeps those it runs."""
+    factors), out= tensors of the inputs' dtype; then VARIANT_FORMS. Many do not fit the
+    kernel: the caller keeps those it runs."""
     out = []
     k = 0
-    for filled in (0, 1, 2):  # optionals omitted, all given, all but the scale factors given
-        for dtype in VARIANT_DTYPES:
-            for shape in VARIANT_SHAPES:
-                k += 1
-                args, kwargs = [], {}
-                try:
-                    for arg in op._schema.arguments:
-                        has_default = getattr(arg, "has_default_value", lambda: False)()
-                        if arg.alias_info is not None and arg.alias_info.is_write and arg.kwarg_only:
-                            kwargs[arg.name] = variant_tensor(torch, (0,), dtype, device) if str(arg.type) == \
-                                "Tensor" else [variant_tensor(torch, (0,), dtype, device) for _ in range(2)]
-                        elif arg.kwarg_only and has_default and not filled:
-                            continue
-                        elif arg.kwarg_only:
-                            kwargs[arg.name] = variant_value(torch, arg, shape, dtype, filled, device, k)
-                        elif has_default and not filled and not str(arg.type).startswith("Optional["):
-                            args.append(arg.default_value)
-                        else:
-                            args.append(variant_value(torch, arg, shape, dtype, filled, device, k))
-                except (ValueError, TypeError, RuntimeError):
+    plans = [(filled, dtype, shape, None) for filled in (0, 1, 2) for dtype in VARIANT_DTYPES
+             for shape in VARIANT_SHAPES]
+    plans += [(filled, "float32", shape, form) for form in VARIANT_FORMS for filled in (0, 1)
+              for shape in VARIANT_SHAPES]
+    for filled, dtype, shape, form in plans:
+        k += 1
+        out_dtype = "complex64" if form == "complex_out" else dtype
+        args, kwargs = [], {}
+        tensors_seen = 0
+        try:
+            for arg in op._schema.arguments:
+                has_default = getattr(arg, "has_default_value", lambda: False)()
+                arg_shape = shape
+                if str(arg.type) == "Tensor" and not (arg.alias_info is not None and arg.alias_info.is_write):
+                    if form == "scalar_inputs" or (form == "scalar_others" and tensors_seen):
+                        arg_shape = ()
+                if str(arg.type) in ("Tensor", "List[Tensor]", "Optional[Tensor]"):
+                    tensors_seen += 1
+                if arg.alias_info is not None and arg.alias_info.is_write and arg.kwarg_only:
+                    kwargs[arg.name] = variant_tensor(torch, (0,), out_dtype, device) if str(arg.type) == \
+                        "Tensor" else [variant_tensor(torch, (0,), out_dtype, device) for _ in range(2)]
+                elif arg.kwarg_only and has_default and not filled:
                     continue
-                out.append((op, tuple(args), kwargs))
+                elif arg.kwarg_only:
+                    kwargs[arg.name] = variant_value(torch, arg, arg_shape, dtype, filled, device, k)
+                elif has_default and not filled and not str(arg.type).startswith("Optional["):
+                    args.append(arg.default_value)
+                else:
+                    args.append(variant_value(torch, arg, arg_shape, dtype, filled, device, k))
+        except (ValueError, TypeError, RuntimeError):
+            continue
+        out.append((op, tuple(args), kwargs))
     return out
 
 
