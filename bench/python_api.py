@@ -6,8 +6,8 @@ asking 10,000 has-kernel questions in one interpreter, beside the CLI answering 
 
 Prints the best of --runs (wall ms): the CLI's `has-kernel aten::add.Tensor --key CPU`; in one Python
 process: `import dispatchctl`, load (whole registry, and with ops=[...] as the CLI loads),
-10,000 has_kernel questions over 1,000 operators x 10 keys, 10,000 table rows read, and the
-whole job as a process (python3 -c ...). Memory: the process's peak RSS with the registry
+10,000 has_kernel questions over 1,000 operators x 10 keys, 10,000 table rows read, their
+outcomes (composites followed), and the whole job as a process (python3 -c ...). Memory: the process's peak RSS with the registry
 loaded, then after holding 10,000 Row objects: rows are views (a registry handle and the
 row's pointers into the registry, no strings copied), so they add little.
 """
@@ -117,6 +117,23 @@ def main():
 
     print(f"10,000 rows: tables of 1,000 operators, each row's key read, per 10,000 rows "
           f"{median_of(args.runs, rows):6.1f} ms")
+
+    def outcomes():
+        # Every row's outcome, composites followed: one follower (one memo) per
+        # registry shared by its rows, so a callee's row is followed once. A
+        # fresh registry per run: the memo of an earlier run would answer.
+        fresh = dispatchctl.load("builtin:2.14.1")
+        tables = [fresh.table(op) for op in fresh.operators()[:1000]]
+        start = time.perf_counter()
+        n = 0
+        for table in tables:
+            for row in table.values():
+                row.outcome
+                n += 1
+        return ms(start) / n * 10_000
+
+    print(f"10,000 row outcomes (composites followed), tables of 1,000 operators "
+          f"{median_of(args.runs, outcomes):6.1f} ms")
     print(f"whole job as a process (python3 -c: import, load, 10,000 has_kernel) "
           f"{median_of(args.runs, lambda: process_job(JOB)):8.1f} ms")
 

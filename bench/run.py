@@ -2,11 +2,12 @@
 """dispatchctl benchmark: wall time, CPU time and peak memory of whole jobs,
 next to real PyTorch's time for the same job, as ratios from one run (issue 14).
 
-  bench/run.py [--build build] [--runs 5]
+  bench/run.py [--build build] [--runs 5] [--skip-io]
 
 Measures (median of --runs; CPU = user + system of the process):
   * `show '*' --format torch-table` on builtin:1.13.1 and builtin:2.14.1 (the full job)
   * `show aten::add` (builtin 2.14.1), process start included
+  * `has-kernel aten::std --works` at CPU and at SparseCPU (recorded calls followed)
   * `check` of a whole built-in registry
   * `report --format json` and the HTML page over builtin:2.14.1
   * the same from a JSON manifest (the import of the real 2.14.1 dump)
@@ -89,6 +90,13 @@ def core_rows(tool, runs):
                  "one table", "<= 5 ms"))
     # What starting any process costs on this machine: the floor under the 5 ms.
     rows.append(("process start floor: /bin/true", measure(["/bin/true"], runs), "one table", ""))
+    # Followers of recorded composite calls on a filtered load: the main
+    # recording, and one kind's (its section alone is decoded, builtin/pack.h).
+    rows.append(("has-kernel aten::std --key CPU --works",
+                 measure([tool, "has-kernel", "aten::std", "--key", "CPU", "--works"], runs, (0, 1)), "one table", ""))
+    rows.append(("has-kernel aten::std --key SparseCPU --works",
+                 measure([tool, "has-kernel", "aten::std", "--key", "SparseCPU", "--works"], runs, (0, 1)),
+                 "one table", ""))
     rows.append(("show aten::add.Tensor --format torch-table",
                  measure([tool, "show", "aten::add.Tensor", "--format", "torch-table"], runs), "one table", ""))
     # The coverage report of every operator x default key (~73,000 cells; issue 22:
@@ -178,6 +186,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--big-operators", type=int, default=1_000_000,
                         help="operators of the generated large manifest (0: skip that job)")
+    parser.add_argument("--skip-io", action="store_true",
+                        help="without the large-manifest, diff and -m python jobs (minutes)")
     args = parser.parse_args()
     tool = os.path.join(args.build, "app", "dispatchctl")
     phases = os.path.join(args.build, "bench", "bench_phases")
@@ -212,7 +222,8 @@ def main():
         print(f"  {label:24} {p['operators']:5} ops  load {p['load_ms']:7.1f}  "
               f"compute-all {p['compute_all_ms']:6.1f}  render-all {p['render_all_ms']:6.1f}  "
               f"page faults: load {p['load_faults']:5.0f}, compute+render {p['compute_render_faults']:4.0f}")
-    io_rows(tool, args.runs, args.big_operators)
+    if not args.skip_io:
+        io_rows(tool, args.runs, args.big_operators)
 
 
 # --------------------------------------------------------------------------

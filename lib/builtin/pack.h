@@ -13,12 +13,18 @@
 //   PackedFallback fallbacks[fallback_count]   in registration order
 //   PackedGeneratedCall calls[generated_call_count]   by kernel index (Registry::generated_call)
 //   PackedOutGradCheck checks[out_grad_check_count]   by kernel index (Registry::out_grad_check)
-//   PackedCompositeKernel composites[composite_kernel_count]   by kernel index, then kind (Registry::composite_calls,
+//   PackedCompositeSection sections[composite_section_count]   main recording first, then kinds in key order
+//   PackedCompositeKernel composites[composite_kernel_count]   per section, by kernel index (Registry::composite_calls,
 //                                                              kind_composite_calls)
+//   PackedOperatorCallees callees[callee_operator_count]       by operator index: what its recorded calls name
+//   u32 callee_names[callee_name_count]                        string ids, per operator
 //   PackedBackward backward[backward_count]    per operator; op = k_no_string: the backward seed
 //   PackedRecordedCall recorded[recorded_call_count]   the calls both of these list
 //   u32 string_offsets[string_count + 1]       string i = chars[offsets[i], offsets[i+1])
 //   char chars[]
+// The recorded calls are decoded a section at a time when a command first asks
+// for them (Registry::defer_composite_calls): a load replays no section, and a
+// filtered load finds the operators they call in `callees`, not by decoding.
 // Kernels refer to keys by name, so a pack stays valid when a catalogue's enum
 // values move. The reader refuses any inconsistency with InputError.
 #pragma once
@@ -33,7 +39,7 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '7'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '8'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
@@ -43,6 +49,7 @@ struct PackHeader {
   std::uint32_t out_grad_check_count;
   std::uint32_t composite_kernel_count, backward_count, recorded_call_count;
   std::uint32_t composite_calls_backend;  // string id: the backend the calls were recorded on
+  std::uint32_t composite_section_count, callee_operator_count, callee_name_count;
 };
 
 struct PackedOperator {
@@ -95,7 +102,19 @@ struct PackedCompositeKernel {
   std::uint32_t samples;
   std::uint8_t raises_when;                 // CallWhen
   std::uint8_t reserved[3];
-  std::uint32_t kind;                       // string id of the kind's key (SparseCPU); k_no_string: the main recording
+};
+
+// One recording's kernels: composites[first, first + count), sorted by kernel.
+struct PackedCompositeSection {
+  std::uint32_t kind;  // string id of the kind's key (SparseCPU); k_no_string: the main recording
+  std::uint32_t first, count;
+};
+
+// The operators an operator's recorded calls name, every section's (a filtered
+// load loads them as it loads a generated composite's callee).
+struct PackedOperatorCallees {
+  std::uint32_t op;  // index into operators
+  std::uint32_t first, count;  // into callee_names
 };
 
 // What an operator's backward calls (op = k_no_string: the gradient seed).

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -43,7 +44,10 @@ class PackView {
     fallbacks_ = section(header_.fallback_count, sizeof(PackedFallback));
     calls_ = section(header_.generated_call_count, sizeof(PackedGeneratedCall));
     checks_ = section(header_.out_grad_check_count, sizeof(PackedOutGradCheck));
+    sections_ = section(header_.composite_section_count, sizeof(PackedCompositeSection));
     composites_ = section(header_.composite_kernel_count, sizeof(PackedCompositeKernel));
+    callee_ops_ = section(header_.callee_operator_count, sizeof(PackedOperatorCallees));
+    callee_names_ = section(header_.callee_name_count, sizeof(std::uint32_t));
     backward_ = section(header_.backward_count, sizeof(PackedBackward));
     recorded_ = section(header_.recorded_call_count, sizeof(PackedRecordedCall));
     offsets_ = section(std::uint64_t(header_.string_count) + 1, sizeof(std::uint32_t));
@@ -81,22 +85,39 @@ class PackView {
     }
     return std::nullopt;
   }
-  // The calls recorded for kernel `kernel` (records are by kernel index): the
-  // main recording's and the kinds' entries.
-  std::vector<PackedCompositeKernel> composites(std::uint32_t kernel) const {
-    std::uint32_t low = 0, high = header_.composite_kernel_count;
+  PackedCompositeSection composite_section(std::uint32_t i) const {
+    const auto section = record<PackedCompositeSection>(sections_, i);
+    if (std::uint64_t(section.first) + section.count > header_.composite_kernel_count)
+      fail("composite section out of range");
+    return section;
+  }
+  PackedCompositeKernel composite(std::uint32_t i) const { return record<PackedCompositeKernel>(composites_, i); }
+  // The first of a section's entries whose kernel is not less than `kernel`.
+  std::uint32_t first_composite_at_or_after(const PackedCompositeSection& section, std::uint32_t kernel) const {
+    std::uint32_t low = section.first, high = section.first + section.count;
     while (low < high) {
       const std::uint32_t mid = low + (high - low) / 2;
-      if (record<PackedCompositeKernel>(composites_, mid).kernel < kernel) low = mid + 1;
+      if (composite(mid).kernel < kernel) low = mid + 1;
       else high = mid;
     }
-    std::vector<PackedCompositeKernel> out;
-    for (; low < header_.composite_kernel_count; ++low) {
-      const auto entry = record<PackedCompositeKernel>(composites_, low);
-      if (entry.kernel != kernel) break;
-      out.push_back(entry);
+    return low;
+  }
+  // The operators operator `op`'s recorded calls name (string ids), if any.
+  std::vector<std::uint32_t> callees(std::uint32_t op) const {
+    std::uint32_t low = 0, high = header_.callee_operator_count;
+    while (low < high) {
+      const std::uint32_t mid = low + (high - low) / 2;
+      const auto entry = record<PackedOperatorCallees>(callee_ops_, mid);
+      if (entry.op == op) {
+        if (std::uint64_t(entry.first) + entry.count > header_.callee_name_count) fail("callees out of range");
+        std::vector<std::uint32_t> ids(entry.count);
+        for (std::uint32_t i = 0; i < entry.count; ++i) ids[i] = record<std::uint32_t>(callee_names_, entry.first + i);
+        return ids;
+      }
+      if (entry.op < op) low = mid + 1;
+      else high = mid;
     }
-    return out;
+    return {};
   }
   PackedBackward backward(std::uint32_t i) const { return record<PackedBackward>(backward_, i); }
   std::vector<RecordedCall> recorded_calls(std::uint32_t first, std::uint32_t count) const {
@@ -134,8 +155,70 @@ class PackView {
   std::string_view data_;
   std::string source_;  // a copy: the caller's name may not outlive the view
   PackHeader header_{};
-  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, checks_ = 0, composites_ = 0, backward_ = 0,
-                recorded_ = 0, offsets_ = 0, chars_ = 0;
+  std::uint64_t key_names_ = 0, operators_ = 0, kernels_ = 0, fallbacks_ = 0, calls_ = 0, checks_ = 0, sections_ = 0,
+                composites_ = 0, callee_ops_ = 0, callee_names_ = 0, backward_ = 0, recorded_ = 0, offsets_ = 0,
+                chars_ = 0;
+};
+
+// Which registration each loaded pack kernel became, as runs of consecutive
+// kernels registered in a row (a whole load is one run): what the recorded
+// calls, by pack kernel index, are decoded onto.
+class LoadedKernels {
+ public:
+  struct Run {
+    std::uint32_t first_kernel, first_sequence, count;
+  };
+  void add(std::uint32_t kernel, std::uint32_t sequence) {
+    if (!runs_.empty()) {
+      Run& last = runs_.back();
+      if (kernel == last.first_kernel + last.count && sequence == last.first_sequence + last.count) {
+        ++last.count;
+        return;
+      }
+    }
+    runs_.push_back({kernel, sequence, 1});
+  }
+  std::vector<Run> sorted() && {
+    std::sort(runs_.begin(), runs_.end(), [](const Run& a, const Run& b) { return a.first_kernel < b.first_kernel; });
+    return std::move(runs_);
+  }
+
+ private:
+  std::vector<Run> runs_;
+};
+
+// A pack's recorded calls, decoded a section at a time when the registry is
+// first asked for them (Registry::defer_composite_calls), onto the kernels
+// this load registered.
+class PackCompositeCalls final : public DeferredCompositeCalls {
+ public:
+  PackCompositeCalls(PackView pack, std::vector<LoadedKernels::Run> runs, std::vector<std::optional<Key>> kinds)
+      : pack_(std::move(pack)), runs_(std::move(runs)), kinds_(std::move(kinds)) {}
+
+  void decode(std::optional<Key> kind, const Add& add) const override {
+    const auto section = std::find(kinds_.begin(), kinds_.end(), kind);
+    if (section == kinds_.end()) return;
+    const PackedCompositeSection s = pack_.composite_section(static_cast<std::uint32_t>(section - kinds_.begin()));
+    const std::uint32_t end = s.first + s.count;
+    for (const LoadedKernels::Run& run : runs_)
+      for (std::uint32_t i = pack_.first_composite_at_or_after(s, run.first_kernel); i < end; ++i) {
+        const PackedCompositeKernel entry = pack_.composite(i);
+        if (entry.kernel >= run.first_kernel + run.count) break;
+        if (entry.raises_when > static_cast<std::uint8_t>(CallWhen::SomeInputs)) pack_.fail("unknown raise condition");
+        CompositeCalls calls;
+        calls.calls = pack_.recorded_calls(entry.first_call, entry.call_count);
+        if (entry.raises != k_no_string) calls.raises = pack_.string(entry.raises);
+        if (entry.raises_type != k_no_string) calls.raises_type = pack_.string(entry.raises_type);
+        calls.raises_when = static_cast<CallWhen>(entry.raises_when);
+        calls.samples = entry.samples;
+        add(run.first_sequence + (entry.kernel - run.first_kernel), std::move(calls));
+      }
+  }
+
+ private:
+  PackView pack_;
+  std::vector<LoadedKernels::Run> runs_;  // by first_kernel
+  std::vector<std::optional<Key>> kinds_;  // per section: its kind (nullopt: the main recording)
 };
 
 std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
@@ -149,9 +232,11 @@ std::vector<Key> catalogue_keys(const PackView& pack, const Catalogue& cat) {
 }
 
 // The pack's strings outlive the registry: they are kept, not copied.
-// `callees`: the operators its generated composites call, appended.
+// `callees`: the operators its generated composites call, appended; `kernels`:
+// where its kernels went.
 void load_operator(Registry& registry, const PackView& pack, const PackedOperator& op, std::string_view name,
-                   const std::vector<Key>& keys, const std::string& source, std::vector<std::string_view>& callees) {
+                   const std::vector<Key>& keys, const std::string& source, std::vector<std::string_view>& callees,
+                   LoadedKernels& kernels) {
   constexpr auto keep = Registry::Strings::Keep;
   if (std::uint64_t(op.first_kernel) + op.kernel_count > pack.header().kernel_count)
     pack.fail("operator '" + std::string(name) + "' has kernels out of range");
@@ -186,24 +271,7 @@ void load_operator(Registry& registry, const PackView& pack, const PackedOperato
                                      static_cast<GeneratedCallKind>(call->kind), keep);
       callees.push_back(callee);
     }
-    for (const PackedCompositeKernel& entry : pack.composites(op.first_kernel + i)) {
-      if (entry.raises_when > static_cast<std::uint8_t>(CallWhen::SomeInputs)) pack.fail("unknown raise condition");
-      CompositeCalls calls;
-      calls.calls = pack.recorded_calls(entry.first_call, entry.call_count);
-      if (entry.raises != k_no_string) calls.raises = pack.string(entry.raises);
-      if (entry.raises_type != k_no_string) calls.raises_type = pack.string(entry.raises_type);
-      calls.raises_when = static_cast<CallWhen>(entry.raises_when);
-      calls.samples = entry.samples;
-      for (const RecordedCall& c : calls.calls) callees.push_back(c.op);
-      const Kernel& registered = registry.find(name)->registrations.back();
-      if (entry.kind == k_no_string) {
-        registry.record_composite_calls(registered, std::move(calls), keep);
-        continue;
-      }
-      const auto kind = registry.catalogue().find(pack.string(entry.kind));
-      if (!kind) pack.fail("unknown kind key " + std::string(pack.string(entry.kind)));
-      registry.record_kind_composite_calls(registered, *kind, std::move(calls), keep);
-    }
+    kernels.add(op.first_kernel + i, registry.find(name)->registrations.back().sequence);
     if (const auto check = pack.out_grad_check(op.first_kernel + i))
       registry.record_out_grad_check(registry.find(name)->registrations.back(), names(pack.string(check->inputs)),
                                      names(pack.string(check->outputs)), keep);
@@ -257,12 +325,38 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
     if (entry.op == k_no_string) registry.record_backward_seed(std::move(calls), Registry::Strings::Keep);
     else registry.record_backward_calls(pack.string(entry.op), std::move(calls), Registry::Strings::Keep);
   }
+  // The recorded calls' sections, decoded when first asked for (a command that
+  // never follows a composite never reads them).
+  std::vector<std::optional<Key>> kinds;
+  std::vector<Key> kind_keys;
+  for (std::uint32_t i = 0; i < pack.header().composite_section_count; ++i) {
+    const PackedCompositeSection section = pack.composite_section(i);
+    if (section.kind == k_no_string) {
+      kinds.emplace_back();
+      continue;
+    }
+    const auto kind = registry.catalogue().find(pack.string(section.kind));
+    if (!kind) pack.fail("unknown kind key " + std::string(pack.string(section.kind)));
+    kinds.emplace_back(*kind);
+    kind_keys.push_back(*kind);
+  }
+  LoadedKernels loaded;
+  auto defer_composite_calls = [&] {
+    if (kinds.empty()) return;
+    const bool main = std::find(kinds.begin(), kinds.end(), std::nullopt) != kinds.end();
+    registry.defer_composite_calls(std::make_shared<PackCompositeCalls>(pack, std::move(loaded).sorted(), kinds),
+                                   main, kind_keys);
+  };
   std::vector<std::string_view> callees;
   auto load_unfiltered = [&](std::uint32_t i) {
     const PackedOperator op = pack.op(i);
     const std::string_view name = pack.string(op.name);
     if (name.find("::") == std::string_view::npos) pack.fail("operator name '" + std::string(name) + "' has no namespace");
-    load_operator(registry, pack, op, name, keys, source, callees);
+    load_operator(registry, pack, op, name, keys, source, callees, loaded);
+    // What its recorded calls name, any kind's: a filtered load loads it as a
+    // generated composite's callee, without decoding the calls themselves.
+    if (only)
+      for (const std::uint32_t callee : pack.callees(i)) callees.push_back(pack.string(callee));
   };
   auto load = [&](std::uint32_t i) {
     if (!only || only(pack.string(pack.op(i).name))) load_unfiltered(i);
@@ -283,6 +377,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
     if (!only) registry.reserve_operators(pack.header().operator_count);
     for (std::uint32_t i = 0; i < pack.header().operator_count; ++i) load(i);
     if (only) load_callees();
+    defer_composite_calls();
     return;
   }
   // Only the operators whose names start with a prefix, in pack (name) order.
@@ -296,6 +391,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   for (const std::uint32_t i : candidates) load(i);
   load_callees();
+  defer_composite_calls();
 }
 
 std::vector<std::string_view> pack_operator_names(std::string_view data, const std::string& source) {

@@ -10,20 +10,13 @@ namespace dispatchctl {
 namespace {
 
 // Operators the loaded ones' recorded composite calls name that the filtered
-// load left out (a manifest's calls are applied after the pack was read).
+// load left out (a manifest's calls are applied after the pack was read; a
+// pack's own, decoded when asked for, name operators its load loaded).
 std::vector<std::string> missing_callees(const Registry& registry) {
   std::vector<std::string> missing;
-  for (const Operator& op : registry.operators())
-    for (const Kernel& k : op.registrations)
-    {
-      if (const CompositeCalls* calls = registry.composite_calls(k))
-        for (const RecordedCall& c : calls->calls)
-          if (!registry.find(c.op)) missing.emplace_back(c.op);
-      for (const Key kind : registry.composite_call_kinds())
-        if (const CompositeCalls* calls = registry.kind_composite_calls(k, kind))
-          for (const RecordedCall& c : calls->calls)
-            if (!registry.find(c.op)) missing.emplace_back(c.op);
-    }
+  registry.for_each_decoded_call([&](const RecordedCall& c) {
+    if (!registry.find(c.op)) missing.emplace_back(c.op);
+  });
   // What their backward calls (explain's needs), and then the gradient seed.
   bool backward = false;
   for (const Operator& op : registry.operators())

@@ -6,9 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "keys/catalogue.h"
 #include "registry/string_pool.h"
 
 namespace dispatchctl {
@@ -29,6 +32,18 @@ struct CompositeCalls {
   OptionalText raises_type;         // its Python exception type ("NotImplementedError"); absent: not recorded
   CallWhen raises_when = CallWhen::Always;
   std::uint32_t samples = 0;
+};
+
+// Recorded calls a loader decodes only when a command first asks for them (a
+// built-in pack's sections: most commands never do, and one that follows
+// composites at one kind needs that kind's only). `decode` hands each kernel's
+// calls of the section of `kind` (nullopt: the main recording) to `add`, by the
+// kernel's registration sequence; their strings outlive the registry.
+class DeferredCompositeCalls {
+ public:
+  virtual ~DeferredCompositeCalls() = default;
+  using Add = std::function<void(std::uint32_t sequence, CompositeCalls calls)>;
+  virtual void decode(std::optional<Key> kind, const Add& add) const = 0;
 };
 
 }  // namespace dispatchctl

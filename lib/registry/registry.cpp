@@ -132,6 +132,7 @@ void Registry::record_out_grad_check(const Kernel& kernel, const std::vector<std
 std::string_view call_when_id(CallWhen when) { return when == CallWhen::Always ? "always" : "some_inputs"; }
 
 void Registry::record_composite_calls(const Kernel& kernel, CompositeCalls calls, Strings strings) {
+  decode_all_deferred();
   for (auto& c : calls.calls) c.op = kept(c.op, strings);
   if (calls.raises) calls.raises = kept(*calls.raises, strings);
   if (calls.raises_type) calls.raises_type = kept(*calls.raises_type, strings);
@@ -139,12 +140,59 @@ void Registry::record_composite_calls(const Kernel& kernel, CompositeCalls calls
 }
 
 void Registry::record_kind_composite_calls(const Kernel& kernel, Key kind, CompositeCalls calls, Strings strings) {
+  decode_all_deferred();
   for (auto& c : calls.calls) c.op = kept(c.op, strings);
   if (calls.raises) calls.raises = kept(*calls.raises, strings);
   if (calls.raises_type) calls.raises_type = kept(*calls.raises_type, strings);
   kind_composite_calls_[(std::uint64_t{kernel.sequence} << 16) | kind] = std::move(calls);
   if (std::find(composite_call_kinds_.begin(), composite_call_kinds_.end(), kind) == composite_call_kinds_.end())
     composite_call_kinds_.push_back(kind);
+}
+
+std::size_t Registry::composite_call_count() const {
+  decode_all_deferred();
+  return composite_calls_.size() + kind_composite_calls_.size();
+}
+
+void Registry::defer_composite_calls(std::shared_ptr<const DeferredCompositeCalls> source, bool main,
+                                     const std::vector<Key>& kinds) {
+  decode_all_deferred();  // one deferred source at a time
+  deferred_ = std::move(source);
+  main_deferred_ = main;
+  kinds_deferred_ = kinds;
+  for (const Key kind : kinds)
+    if (std::find(composite_call_kinds_.begin(), composite_call_kinds_.end(), kind) == composite_call_kinds_.end())
+      composite_call_kinds_.push_back(kind);
+}
+
+// The pack's strings outlive the registry (Strings::Keep): stored as decoded.
+void Registry::decode_deferred(std::optional<Key> kind) const {
+  if (kind) {
+    const auto it = std::find(kinds_deferred_.begin(), kinds_deferred_.end(), *kind);
+    if (it == kinds_deferred_.end()) return;
+    kinds_deferred_.erase(it);
+    deferred_->decode(kind, [&](std::uint32_t sequence, CompositeCalls calls) {
+      kind_composite_calls_[(std::uint64_t{sequence} << 16) | *kind] = std::move(calls);
+    });
+  } else {
+    if (!main_deferred_) return;
+    main_deferred_ = false;
+    deferred_->decode({}, [&](std::uint32_t sequence, CompositeCalls calls) {
+      composite_calls_[sequence] = std::move(calls);
+    });
+  }
+}
+
+void Registry::decode_all_deferred() const {
+  decode_deferred({});
+  while (!kinds_deferred_.empty()) decode_deferred(kinds_deferred_.front());
+}
+
+void Registry::for_each_decoded_call(const std::function<void(const RecordedCall&)>& visit) const {
+  for (const auto& [sequence, calls] : composite_calls_)
+    for (const RecordedCall& c : calls.calls) visit(c);
+  for (const auto& [sequence_kind, calls] : kind_composite_calls_)
+    for (const RecordedCall& c : calls.calls) visit(c);
 }
 
 void Registry::record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls, Strings strings) {

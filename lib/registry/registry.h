@@ -28,9 +28,6 @@
 
 namespace dispatchctl {
 
-
-// What a kernel does when a call reaches it, as a manifest may declare it
-// for `trace` ("then"); Default = trace's default for the kernel's kind.
 // What a kernel does when a call reaches it (`trace`; docs/manifest-format.md).
 // Autograd: what torchgen's generated autograd (VariableType) kernels do.
 enum class KernelThen : std::uint8_t { Default, Return, Redispatch, Call, Decompose, Raise, Autograd };
@@ -295,26 +292,36 @@ class Registry {
   void mark_out_grad_checks_known() { out_grad_checks_known_ = true; }
   bool out_grad_checks_known() const { return out_grad_checks_known_; }
   // What a hand-written composite kernel calls (registry/composite_calls.h),
-  // recorded from the release; nullptr: not recorded (unknown).
+  // recorded from the release; nullptr: not recorded (unknown). A deferred
+  // section is decoded on the first question that needs it.
   void record_composite_calls(const Kernel& kernel, CompositeCalls calls, Strings strings = Strings::Copy);
   const CompositeCalls* composite_calls(const Kernel& kernel) const {
+    if (main_deferred_) decode_deferred({});
     if (composite_calls_.empty()) return nullptr;
     const auto it = composite_calls_.find(kernel.sequence);
     return it == composite_calls_.end() ? nullptr : &it->second;
   }
-  std::size_t composite_call_count() const { return composite_calls_.size() + kind_composite_calls_.size(); }
+  std::size_t composite_call_count() const;
   // The same kernel's calls recorded on another kind of tensor
   // (docs/composite-calls.md "kinds"): `kind` is the runtime key its tensors
   // carry (SparseCPU, NestedTensorCPU, Meta, CPU); nullptr: not recorded there.
   void record_kind_composite_calls(const Kernel& kernel, Key kind, CompositeCalls calls,
                                    Strings strings = Strings::Copy);
   const CompositeCalls* kind_composite_calls(const Kernel& kernel, Key kind) const {
+    if (!kinds_deferred_.empty()) decode_deferred(kind);
     if (kind_composite_calls_.empty()) return nullptr;
     const auto it = kind_composite_calls_.find((std::uint64_t{kernel.sequence} << 16) | kind);
     return it == kind_composite_calls_.end() ? nullptr : &it->second;
   }
-  // The kinds recorded, in the order first recorded.
+  // The kinds recorded (deferred ones included), in the order first recorded.
   const std::vector<Key>& composite_call_kinds() const { return composite_call_kinds_; }
+  // Sections `source` decodes when first asked (a built-in pack): main and `kinds`.
+  // A later record_* decodes them first, so the later recording wins.
+  void defer_composite_calls(std::shared_ptr<const DeferredCompositeCalls> source, bool main,
+                             const std::vector<Key>& kinds);
+  // The kernels' recorded calls decoded so far: a deferred section's callees
+  // were loaded by its loader (builtin/pack.h).
+  void for_each_decoded_call(const std::function<void(const RecordedCall&)>& visit) const;
   // What an operator's backward calls (by operator name), and the gradient
   // seed a `.backward()` makes; nullptr / empty: not recorded.
   void record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls,
@@ -370,9 +377,14 @@ class Registry {
   std::unordered_map<std::uint32_t, GeneratedCall> generated_calls_;  // by the kernel's sequence
   std::unordered_map<std::uint32_t, OutGradCheck> out_grad_checks_;   // by the kernel's sequence
   bool out_grad_checks_known_ = false;
-  std::unordered_map<std::uint32_t, CompositeCalls> composite_calls_;  // by the kernel's sequence
-  std::unordered_map<std::uint64_t, CompositeCalls> kind_composite_calls_;  // by (sequence << 16) | kind
+  mutable std::unordered_map<std::uint32_t, CompositeCalls> composite_calls_;  // by the kernel's sequence
+  mutable std::unordered_map<std::uint64_t, CompositeCalls> kind_composite_calls_;  // by (sequence << 16) | kind
   std::vector<Key> composite_call_kinds_;
+  std::shared_ptr<const DeferredCompositeCalls> deferred_;
+  mutable bool main_deferred_ = false;
+  mutable std::vector<Key> kinds_deferred_;  // the sections deferred_ still holds undecoded
+  void decode_deferred(std::optional<Key> kind) const;  // that section, if still deferred
+  void decode_all_deferred() const;  // filling the mutable maps: the accessors are const
   std::unordered_map<std::string_view, std::vector<RecordedCall>> backward_calls_;  // names kept in pool_
   std::vector<RecordedCall> backward_seed_;
   std::string composite_calls_backend_ = "PrivateUse1";

@@ -17,6 +17,7 @@
 #include "load/load_registry.h"
 #include "query/predicates.h"
 #include "registry/registry.h"
+#include "table/outcome.h"
 #include "table/table.h"
 
 namespace dispatchctl::python {
@@ -40,8 +41,12 @@ struct LoadedRegistry {
   std::vector<Row> table(const Operator& op);
   // require_key with the CLI's "--key" wording, each name looked up once.
   Key key(std::string_view name, const std::string& where = "--key");
+  // The one follower of every Row view's outcome (one memo per registry, as a
+  // CLI command has one per run): a callee's row is followed once, not per row.
+  OutcomeFollower& follower();
 
  private:
+  std::unique_ptr<OutcomeFollower> follower_;
   std::optional<BuildBackends> build_;
   std::unique_ptr<TableComputer> tables_;
   struct NameHash {

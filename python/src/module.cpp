@@ -51,6 +51,12 @@ std::vector<Row> LoadedRegistry::table(const Operator& op) {
   return tables_->compute(op);
 }
 
+OutcomeFollower& LoadedRegistry::follower() {
+  // The registry never changes once loaded; the GIL serialises the memo's use.
+  if (!follower_) follower_ = std::make_unique<OutcomeFollower>(*registry, computed_row_of(*registry));
+  return *follower_;
+}
+
 Key LoadedRegistry::key(std::string_view name, const std::string& where) {
   const bool cached = where == "--key";
   if (cached)

@@ -31,10 +31,7 @@ struct RowView {
     return j;
   }
   std::string outcome() const {
-    const Registry& reg = *owner->registry;
-    const RowOutcome o =
-        classify_followed(reg, *op, row, [&reg](const Operator& other, Key k) { return compute_row(reg, other, k); });
-    return std::string(outcome_id(o.outcome));
+    return std::string(outcome_id(owner->follower().classify(*op, row).outcome));
   }
   py::object field(const char* name) const {
     const nlohmann::ordered_json j = row_json(cat(), row);

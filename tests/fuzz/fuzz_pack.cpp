@@ -1,8 +1,8 @@
 // libFuzzer target: the built-in pack reader (lib/builtin/pack.h), as
 // `-m builtin:VERSION` runs it: load_pack, every table computed, every state
-// printed. A damaged pack must be an InputError, never a crash or a read out
-// of bounds. The first byte picks the release (its catalogue); the pack
-// starts at the second byte.
+// printed, every recorded call decoded. A damaged pack must be an InputError,
+// never a crash or a read out of bounds. The first byte picks the release (its
+// catalogue); the pack starts at the second byte.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -27,6 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& op : registry.operators()) {
       append_torch_table(out, cat, compute_table(registry, op));
       append_torch_state(out, cat, op);
+      // The recorded calls, decoded a section at a time when first asked for.
+      for (const Kernel& k : op.registrations) {
+        (void)registry.composite_calls(k);
+        for (const Key kind : registry.composite_call_kinds()) (void)registry.kind_composite_calls(k, kind);
+      }
     }
     (void)pack_operator_names(pack, "fuzz.pack");
   } catch (const InputError&) {
