@@ -7,6 +7,7 @@
 #include "load/selection.h"
 #include "query/has_kernel.h"
 #include "query/has_kernel_backward.h"
+#include "table/backward_plan.h"
 #include "registry/key_lookup.h"
 #include "registry/op_select.h"
 #include "render/has_kernel_render.h"
@@ -29,7 +30,11 @@ struct HasKernelCommand {
   int run() const {
     if (computed && works) throw InputError("--computed and --works ask different questions; use one");
     if (backward && !works) throw InputError("--backward asks whether a call and its backward work: give --works too");
-    auto [reg, selected] = load_and_select(registry.request(), {op_name});
+    // --works answers the backward too, which runs out.sum().
+    std::vector<std::string> wanted{op_name};
+    if (works) wanted.emplace_back(k_backward_sum_operator);
+    auto [reg, loaded] = load_and_select(registry.request(), wanted);
+    std::vector<const Operator*> selected = works ? select_operators(*reg, {op_name}) : loaded;
     const Catalogue& cat = reg->catalogue();
     // aten::nonzero is also the unnamed overload's full name: answer for it.
     if (const Operator* exact = reg->find(canonical_op_pattern(op_name)); exact && selected.size() > 1) selected = {exact};

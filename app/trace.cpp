@@ -1,4 +1,6 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
+#include <algorithm>
+
 #include "builtin/builtin.h"
 #include "common.h"
 #include "query/predicates.h"
@@ -114,8 +116,10 @@ struct TraceCommand {
   }
 
   int run_one() const {
-    auto [reg, selected] = load_and_select(registry.request(), {op});
-    const Operator& target = traced_operator(*reg, op, selected);
+    std::vector<std::string> wanted{op};
+    if (backward) wanted.emplace_back(k_backward_sum_operator);
+    auto [reg, selected] = load_and_select(registry.request(), wanted);
+    const Operator& target = traced_operator(*reg, op, backward ? select_operators(*reg, {op}) : selected);
     const CallSetup setup = make_call_setup(reg->catalogue(), call);
     const Trace trace = trace_call(*reg, target, setup);
     std::optional<BackwardTrace> back;
@@ -155,6 +159,8 @@ struct TraceCommand {
     const std::vector<CallRequest> requests = parse_call_list(read_input_file(calls_file), calls_file);
     std::vector<std::string> patterns;
     for (const CallRequest& r : requests) patterns.push_back(r.op);
+    if (std::any_of(requests.begin(), requests.end(), [](const CallRequest& r) { return r.backward.has_value(); }))
+      patterns.emplace_back(k_backward_sum_operator);
     if (patterns.empty()) throw InputError(calls_file + ": no calls (one JSON object per line)");
     auto [reg, loaded] = load_and_select(registry.request(), patterns);
     const std::string registry_note = predicted_registry_note(reg->sources);

@@ -4,6 +4,13 @@ namespace dispatchctl {
 
 namespace {
 
+// "Could not run 'aten::fill_.Scalar' with arguments from the 'PrivateUse1' backend." without the backends list.
+std::string first_sentence(const std::string& error) {
+  const std::string line = error.substr(0, error.find('\n'));
+  const std::size_t end = line.find(". ");
+  return end == std::string::npos ? line : line.substr(0, end + 1);
+}
+
 std::string form_words(BackwardForm form) {
   return form == BackwardForm::Sum ? "out.sum().backward()" : "out.backward() (a 0-dim out)";
 }
@@ -30,7 +37,7 @@ std::string call_summary(const Catalogue& cat, const BackwardTraceCall& c) {
       break;
     case Trace::End::Raised:
       text += "raises " + t.hops.back().error_type + " at " + t.calls[t.hops.back().call].op + ": " +
-              t.hops.back().error.substr(0, t.hops.back().error.find('\n'));
+              first_sentence(t.hops.back().error);
       break;
     case Trace::End::Handoff: text += "handed off"; break;
   }
@@ -74,7 +81,8 @@ void append_backward_text(std::string& out, const Registry& registry, const Back
   std::string result = "backward result: ";
   const BackwardVerdict& v = b.verdict;
   if (v.outcome == BackwardVerdict::End::Raised) {
-    result += "PyTorch raises " + v.error_type + " at " + v.raises_at + ": " + v.error.substr(0, v.error.find('\n'));
+    // The whole message is the raising hop's, in the step's nested trace (--format json).
+    result += "PyTorch raises " + v.error_type + " at " + v.raises_at + ": " + first_sentence(v.error);
     if (!v.error_caveat.empty()) result += " (certain; this text unless " + v.error_caveat + ")";
   } else {
     result += "returns (assumed:";

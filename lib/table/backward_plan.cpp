@@ -79,7 +79,7 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
   if (form == BackwardForm::Sum) {
     plan.steps.push_back({BackwardPhase::SumForward,
                           "out.sum(): aten::sum on the output (a tensor that requires grad), a forward call",
-                          {{"aten::sum", CallWhen::Always}},
+                          {{std::string(k_backward_sum_operator), CallWhen::Always}},
                           true,
                           true,
                           ""});
@@ -91,7 +91,7 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
   seed.calls = calls_of(registry.backward_seed());
   plan.steps.push_back(std::move(seed));
   if (form == BackwardForm::Sum)
-    plan.steps.push_back(node_step(registry, "aten::sum", BackwardPhase::SumNode,
+    plan.steps.push_back(node_step(registry, k_backward_sum_operator, BackwardPhase::SumNode,
                                    "SumBackward0, the node of aten::sum (the engine runs the root first, grad mode off)",
                                    1));
   BackwardStep node =

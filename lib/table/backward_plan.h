@@ -28,6 +28,8 @@
 namespace dispatchctl {
 
 enum class BackwardForm : std::uint8_t { Sum, Seed };  // out.sum().backward() / out.backward()
+// What `out.sum()` calls: a command that loads only the operators it names loads it too.
+inline constexpr std::string_view k_backward_sum_operator = "aten::sum";
 std::string_view backward_form_id(BackwardForm form);   // "sum", "seed"
 
 enum class BackwardPhase : std::uint8_t { SumForward, Seed, SumNode, Node };
