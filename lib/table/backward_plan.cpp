@@ -108,7 +108,7 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
 BackwardVerdict conclude_backward(const BackwardPlan& plan, const EvaluateBackwardCall& evaluate) {
   BackwardVerdict verdict;
   // Code that may raise before a later call does, in the order it runs: the
-  // first one is the raise's caveat.
+  // raise's caveat names them all.
   std::vector<std::string> before;
   if (!plan.forward_caveat.empty()) before.push_back(plan.forward_caveat);
   for (std::size_t i = 0; i < plan.steps.size(); ++i) {
@@ -138,7 +138,8 @@ BackwardVerdict conclude_backward(const BackwardPlan& plan, const EvaluateBackwa
         verdict.raises_call = j;
         verdict.raises_in_sum_steps = step.phase == BackwardPhase::SumForward || step.phase == BackwardPhase::SumNode;
         if (!v.caveat.empty()) before.push_back(v.caveat);
-        if (!before.empty()) verdict.error_caveat = before.front();
+        // Every one, in the order it runs: each may be the one that raises first.
+        for (const std::string& c : before) verdict.error_caveat += (verdict.error_caveat.empty() ? "" : "; or ") + c;
         verdict.assumptions.clear();
         return verdict;
       }
