@@ -28,6 +28,17 @@ namespace {
 constexpr std::string_view k_mode_dependent_formulas[] = {"aten::max", "aten::min", "aten::median",
                                                           "aten::nanmedian"};
 
+// A step in a sentence about one of its calls.
+std::string step_name(const BackwardStep& step) {
+  switch (step.phase) {
+    case BackwardPhase::SumForward: return "out.sum()";
+    case BackwardPhase::Seed: return "the gradient seed";
+    case BackwardPhase::SumNode: return "SumBackward0";
+    case BackwardPhase::Node: return "the operator's node";
+  }
+  return "";
+}
+
 std::vector<BackwardCall> calls_of(const std::vector<RecordedCall>& recorded) {
   std::vector<BackwardCall> out;
   for (const RecordedCall& c : recorded) out.push_back({std::string(c.op), c.when});
@@ -116,7 +127,7 @@ BackwardVerdict conclude_backward(const BackwardPlan& plan, const EvaluateBackwa
     if (step.phase == BackwardPhase::Seed)
       before.push_back("the output is complex: Python's _make_grads raises \"grad can be implicitly created only for "
                        "real scalar outputs but got torch.complex64\" before the seed");
-    if (step.phase == BackwardPhase::SumNode || (step.phase == BackwardPhase::Node && plan.form == BackwardForm::Sum))
+    if (step.phase == BackwardPhase::Node && plan.form == BackwardForm::Sum)
       before.push_back("the gradient SumBackward0 passes on is an expanded view (the recording gave the node a "
                        "contiguous one): a formula whose path depends on strides calls other operators first");
     if (!step.recorded) {
@@ -143,7 +154,7 @@ BackwardVerdict conclude_backward(const BackwardPlan& plan, const EvaluateBackwa
         verdict.assumptions.clear();
         return verdict;
       }
-      const std::string where = call.op + " (called by " + step.what + ")";
+      const std::string where = call.op + " (" + step_name(step) + ")";
       if (v.kind == BackwardCallVerdict::Kind::Raises) {
         before.push_back(where + ", which " +
                          (step.calls_certain ? std::string("only some inputs make") : "the engine may not make") +
