@@ -62,7 +62,10 @@ struct HasKernelCommand {
     if (json || format == "json") {
       write_stdout(has_kernel_json(*reg, result).dump(2) + "\n");
     } else {
-      write_stdout(std::string(answer_word(result.answer)) + ": " + has_kernel_text(cat, result) + "\n");
+      std::string out = std::string(answer_word(result.answer)) + ": " + has_kernel_text(cat, result) + "\n";
+      if (const std::string backward_line = has_kernel_backward_text(result); !backward_line.empty())
+        out += "backward: " + backward_line + "\n";
+      write_stdout(out);
       if (!result.build_note.empty()) log_note("{}", result.build_note);  // notes go to stderr
       if (!result.registry_note.empty()) log_note("{}", result.registry_note);
     }
@@ -92,7 +95,7 @@ void setup_has_kernel(CLI::App& app, int& exit_code) {
       "Exit status: 0 yes, 1 no or unknown, 2 error. The answer is printed too (-q, before or after\n"
       "the command: only the exit status; --json / --format json: {operator, key, question, answer, text, ...}).\n"
       "With --works, for a differentiable operator at a backend key (PrivateUse1) or its autograd key, a\n"
-      "second answer: does out.sum().backward() after the call work (JSON backward: {answer, assumed,\n"
+      "second answer on a second line: does out.sum().backward() after the call work (JSON backward: {answer, assumed,\n"
       "raises_at, error, error_caveat, text}): what the sum, the gradient seed and the nodes call, as\n"
       "recorded from the release (docs/composite-calls.md), followed at the autograd key. A yes is always\n"
       "assumed (AccumulateGrad is not recorded); a no raised by out.sum() or SumBackward0 alone is\n"

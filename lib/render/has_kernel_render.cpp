@@ -98,13 +98,15 @@ std::string row_text(const Catalogue& cat, const HasKernelResult& r) {
 std::string has_kernel_text(const Catalogue& cat, const HasKernelResult& r) {
   // The build note is not part of the answer: the CLI prints it on stderr,
   // JSON has it as build_note.
-  if (r.question == HasKernelQuestion::Registered) return registered_text(cat, r);
-  std::string text = row_text(cat, r);
-  if (r.backward)
-    text += ". Backward: " + std::string(answer_word(r.backward->answer)) + ", " + r.backward->text;
-  else if (r.answer_includes_backward)
-    text += ". Backward: unknown, the registry has no recorded backward for this operator at this key";
-  return text;
+  return r.question == HasKernelQuestion::Registered ? registered_text(cat, r) : row_text(cat, r);
+}
+
+std::string has_kernel_backward_text(const HasKernelResult& r) {
+  if (r.backward) return std::string(answer_word(r.backward->answer)) + ", " + r.backward->text;
+  if (r.answer_includes_backward)
+    return "unknown, the registry has no recorded backward for this operator at this key (or it is not "
+           "differentiable)";
+  return "";
 }
 
 nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernelResult& r) {
