@@ -69,6 +69,38 @@ BackwardStep node_step(const Registry& registry, std::string_view op, BackwardPh
   return step;
 }
 
+std::optional<FunctionSchema> schema_of(const Operator& op) {
+  if (!op.schema) return std::nullopt;
+  auto parsed = parse_function_schema(op.schema->text, {true});
+  if (auto* schema = std::get_if<FunctionSchema>(&parsed)) return std::move(*schema);
+  return std::nullopt;
+}
+
+// The operator whose node is the output's grad_fn: `op` when its backward
+// was recorded; for a CompositeImplicitAutograd operator without one (its
+// graph is its callees' nodes), the one callee its recorded kernel always
+// makes that returns a tensor, when it makes no other such call (checks such
+// as _linalg_check_errors return nothing), followed down. nullptr: not known.
+const Operator* node_owner(const Registry& registry, const Operator& op, std::string& via, int depth = 0) {
+  if (registry.backward_calls(op.name)) return &op;
+  const std::optional<Key> cia = registry.catalogue().alias(Alias::CompositeImplicitAutograd);
+  const Kernel* kernel = cia ? op.active(*cia) : nullptr;
+  const CompositeCalls* calls = kernel && depth < 4 ? registry.composite_calls(*kernel) : nullptr;
+  if (!calls || calls->raises) return nullptr;
+  const Operator* only = nullptr;
+  for (const RecordedCall& c : calls->calls) {
+    const Operator* callee = registry.find(c.op);
+    const std::optional<FunctionSchema> schema = callee ? schema_of(*callee) : std::nullopt;
+    if (!schema) return nullptr;
+    if (schema->returns.empty()) continue;
+    if (c.when != CallWhen::Always || only) return nullptr;
+    only = callee;
+  }
+  if (!only) return nullptr;
+  via += std::string(via.empty() ? "" : ", ") + std::string(op.name) + " decomposes to " + std::string(only->name);
+  return node_owner(registry, *only, via, depth + 1);
+}
+
 }  // namespace
 
 std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operator& op, BackwardForm form) {
@@ -76,12 +108,9 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
   BackwardPlan plan;
   plan.form = form;
   std::size_t tensor_arguments = 0, outputs = 1;
-  if (op.schema) {
-    const auto parsed = parse_function_schema(op.schema->text, {true});
-    if (const auto* schema = std::get_if<FunctionSchema>(&parsed)) {
-      for (const SchemaArgument& a : schema->arguments) tensor_arguments += a.type.tensor_like() && !a.is_write();
-      outputs = schema->returns.size();
-    }
+  if (const std::optional<FunctionSchema> schema = schema_of(op)) {
+    for (const SchemaArgument& a : schema->arguments) tensor_arguments += a.type.tensor_like() && !a.is_write();
+    outputs = schema->returns.size();
   }
   if (tensor_arguments > 1)
     plan.forward_caveat = "an argument that requires grad is one " + std::string(op.name) +
@@ -105,9 +134,15 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
     plan.steps.push_back(node_step(registry, k_backward_sum_operator, BackwardPhase::SumNode,
                                    "SumBackward0, the node of aten::sum (the engine runs the root first, grad mode off)",
                                    1));
+  std::string via;
+  const Operator* owner = node_owner(registry, op, via);
+  if (owner && owner != &op)
+    if (const std::optional<FunctionSchema> schema = schema_of(*owner)) outputs = schema->returns.size();
   BackwardStep node =
-      node_step(registry, op.name, BackwardPhase::Node,
-                "the node of " + std::string(op.name) + " (its autograd formula, grad mode off)", outputs);
+      node_step(registry, owner ? std::string_view(owner->name) : std::string_view(op.name), BackwardPhase::Node,
+                "the node of " + std::string(owner ? owner->name : op.name) + " (its autograd formula, grad mode off" +
+                    (via.empty() ? "" : "; " + via + " as recorded") + ")",
+                outputs);
   if (!node.recorded)
     node.what = "the nodes the forward of " + std::string(op.name) +
                 " made (not recorded: an operator without an autograd kernel of its own, a "
