@@ -1,4 +1,6 @@
 // dispatchctl trace OP: simulate one call's dispatch and redispatch chain.
+#include <algorithm>
+
 #include "builtin/builtin.h"
 #include "common.h"
 #include "query/predicates.h"
@@ -8,7 +10,9 @@
 #include "registry/manifest_names.h"
 #include "registry/op_select.h"
 #include "registry/schema_parser.h"
+#include "render/trace_backward_render.h"
 #include "render/trace_render.h"
+#include "trace/backward.h"
 #include "trace/call_list.h"
 #include "trace/trace.h"
 #include "util/file_io.h"
@@ -65,8 +69,24 @@ object a line, its fields named after these options, e.g.
 (also keysets, autocast, inference_mode, tls_include, tls_exclude); stdout gets
 one trace document a line, in order; exit 1 when any call raises.
 
+--backward[=sum|seed] (a request's "backward": true, "sum" or "seed") also
+traces what the backward does after the forward: --backward or =sum is
+out.sum().backward() (out = the output, its first one for a tuple), =seed is
+out.backward() on a 0-dim out. The steps in PyTorch's order, each call traced
+as a nested call: the sum (a forward call), the gradient seed Python's
+_make_grads makes (ones_like), SumBackward0's calls, then the operator's node's
+calls, grad mode off, all as recorded from the release (docs/composite-calls.md).
+The backward raises where a call every input makes certainly raises; its text
+is certain unless error_caveat names code that may raise first (a complex
+output, an argument the operator is not differentiable for, calls only some
+inputs make, nodes not recorded: a CompositeImplicitAutograd operator's graph
+is its callees' nodes). A completed backward is always assumed: AccumulateGrad
+and the engine's gradient checks are not recorded. The forward's verdict is
+unchanged.
+
 Exit status: 0 the call completes (or is handed off), 1 PyTorch would raise
-(the error text is printed), 2 usage or input errors.)";
+(the error text is printed; with --backward also when the backward certainly
+raises), 2 usage or input errors.)";
 
 // The one operator OP names (a bare name is its unnamed overload when there is one).
 const Operator& traced_operator(const Registry& reg, const std::string& op,
@@ -85,6 +105,7 @@ struct TraceCommand {
   std::string calls_file;
   std::string format;
   bool format_given = false;
+  std::optional<BackwardForm> backward;
 
   int run() const {
     if (calls_file.empty() == op.empty())
@@ -95,10 +116,14 @@ struct TraceCommand {
   }
 
   int run_one() const {
-    auto [reg, selected] = load_and_select(registry.request(), {op});
-    const Operator& target = traced_operator(*reg, op, selected);
+    std::vector<std::string> wanted{op};
+    if (backward) wanted.emplace_back(k_backward_sum_operator);
+    auto [reg, selected] = load_and_select(registry.request(), wanted);
+    const Operator& target = traced_operator(*reg, op, backward ? select_operators(*reg, {op}) : selected);
     const CallSetup setup = make_call_setup(reg->catalogue(), call);
     const Trace trace = trace_call(*reg, target, setup);
+    std::optional<BackwardTrace> back;
+    if (backward) back = trace_backward(*reg, target, setup, trace, *backward);
     TraceRenderOptions options{format == "text" && stdout_is_color_terminal(), setup.tls_steps, output_width()};
     // As show and has-kernel: rows of a backend a CPU-only build lacks, a predicted registry.
     const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), keys_ran_at(trace));
@@ -108,14 +133,16 @@ struct TraceCommand {
       auto doc = trace_json(*reg, trace, options);
       if (!build_note.empty()) doc["build_note"] = build_note;
       if (!registry_note.empty()) doc["registry_note"] = registry_note;
+      if (back) doc["backward"] = backward_json(*reg, *back);
       out = doc.dump(2) + "\n";
     } else {
       for (const std::string& note : {build_note, registry_note})
         if (!note.empty()) log_note("{}", note);  // notes go to stderr
       append_trace_text(out, *reg, trace, options);
+      if (back) append_backward_text(out, *reg, *back, options);
     }
     write_stdout(out);
-    return trace.outcome == Trace::End::Raised ? 1 : 0;
+    return trace.outcome == Trace::End::Raised || (back && backward_outcome_id(*back) == "raised") ? 1 : 0;
   }
 
   // --calls FILE: every call traced over one registry, one compact JSON
@@ -123,15 +150,17 @@ struct TraceCommand {
   // line is exit 2 naming FILE:LINE before anything is written.
   int run_list() const {
     if (!call.tensors.empty() || !call.keysets.empty() || !call.autocast.empty() || call.inference_mode ||
-        call.no_grad || !call.tls_include.empty() || !call.tls_exclude.empty())
+        call.no_grad || !call.tls_include.empty() || !call.tls_exclude.empty() || backward)
       throw InputError("trace --calls: the calls' tensors and TLS come from " + calls_file +
-                       " (its fields tensors, autocast, no_grad ...), not from options");
+                       " (its fields tensors, autocast, no_grad, backward ...), not from options");
     if (format_given && format != "json")
       throw InputError("trace --calls writes one JSON document per call (JSON Lines): --format " + format +
                        " cannot be used with it");
     const std::vector<CallRequest> requests = parse_call_list(read_input_file(calls_file), calls_file);
     std::vector<std::string> patterns;
     for (const CallRequest& r : requests) patterns.push_back(r.op);
+    if (std::any_of(requests.begin(), requests.end(), [](const CallRequest& r) { return r.backward.has_value(); }))
+      patterns.emplace_back(k_backward_sum_operator);
     if (patterns.empty()) throw InputError(calls_file + ": no calls (one JSON object per line)");
     auto [reg, loaded] = load_and_select(registry.request(), patterns);
     const std::string registry_note = predicted_registry_note(reg->sources);
@@ -146,8 +175,13 @@ struct TraceCommand {
         const std::string build_note = not_compiled_note(reg->catalogue(), build_of(*reg), keys_ran_at(trace));
         if (!build_note.empty()) doc["build_note"] = build_note;
         if (!registry_note.empty()) doc["registry_note"] = registry_note;
+        std::optional<BackwardTrace> back;
+        if (r.backward) {
+          back = trace_backward(*reg, target, setup, trace, *r.backward);
+          doc["backward"] = backward_json(*reg, *back);
+        }
         out += doc.dump() + "\n";
-        raised = raised || trace.outcome == Trace::End::Raised;
+        raised = raised || trace.outcome == Trace::End::Raised || (back && backward_outcome_id(*back) == "raised");
       } catch (const InputError& e) {
         throw InputError(r.where + ": " + e.what());
       }
@@ -197,6 +231,19 @@ void setup_trace(CLI::App& app, int& exit_code) {
                   "inference_mode, no_grad, tls_include, tls_exclude) over one registry: one trace document "
                   "per line (JSON Lines)")
       ->type_name("FILE");
+  sub->add_option_function<std::string>(
+         "--backward",
+         [command](const std::string& form) {
+           if (form != "sum" && form != "seed")
+             throw InputError("trace --backward=" + form + ": the form is sum (out.sum().backward(), the default) or "
+                              "seed (out.backward() on a 0-dim out)");
+           command->backward = form == "sum" ? BackwardForm::Sum : BackwardForm::Seed;
+         },
+         "Also trace the backward after the forward: sum (default: out.sum().backward()) or seed "
+         "(out.backward() on a 0-dim out)")
+      ->type_name("FORM")
+      ->expected(0, 1)
+      ->default_str("sum");
   CLI::Option* format = add_format_option(sub, command->format, {"text", "json"});
   sub->callback([command, format, sub, tensor, keyset, &exit_code] {
     command->format_given = format->count() > 0;

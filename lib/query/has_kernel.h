@@ -5,6 +5,7 @@
 // sentence and JSON are render/has_kernel_render's.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "query/predicates.h"
@@ -14,6 +15,17 @@ namespace dispatchctl {
 
 enum class HasKernelQuestion { Registered, Computed, Works };
 enum class HasKernelAnswer { Yes, No, Unknown };
+
+// --works's backward answer (query/has_kernel_backward.h).
+struct HasKernelBackward {
+  HasKernelAnswer answer = HasKernelAnswer::Unknown;
+  // yes: always (AccumulateGrad is not recorded); no: only for an output that
+  // is not 0-dim when the raise is in out.sum()'s own steps.
+  bool assumed = true;
+  const Operator* raises_at = nullptr;
+  std::string error_type, error, error_caveat;
+  std::string text;  // one sentence
+};
 
 struct HasKernelResult {
   HasKernelQuestion question = HasKernelQuestion::Registered;
@@ -41,6 +53,10 @@ struct HasKernelResult {
   std::string build_note;
   // The registry is a predicted one (the caller's to say: builtin/builtin.h).
   std::string registry_note;
+  // --works: the backward's answer, where it is asked (answer_has_kernel_backward);
+  // --backward: `answer` is then forward and backward together.
+  std::optional<HasKernelBackward> backward;
+  bool answer_includes_backward = false;
 };
 
 // InputError for an alias key with --computed/--works, as PyTorch raises.

@@ -101,6 +101,14 @@ std::string has_kernel_text(const Catalogue& cat, const HasKernelResult& r) {
   return r.question == HasKernelQuestion::Registered ? registered_text(cat, r) : row_text(cat, r);
 }
 
+std::string has_kernel_backward_text(const HasKernelResult& r) {
+  if (r.backward) return std::string(answer_word(r.backward->answer)) + ", " + r.backward->text;
+  if (r.answer_includes_backward)
+    return "unknown, the registry has no recorded backward for this operator at this key (or it is not "
+           "differentiable)";
+  return "";
+}
+
 nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernelResult& r) {
   const Catalogue& cat = registry.catalogue();
   nlohmann::ordered_json doc = json_document();
@@ -139,6 +147,20 @@ nlohmann::ordered_json has_kernel_json(const Registry& registry, const HasKernel
   }
   if (!r.build_note.empty()) doc["build_note"] = r.build_note;
   if (!r.registry_note.empty()) doc["registry_note"] = r.registry_note;
+  if (r.backward) {
+    nlohmann::ordered_json b;
+    b["answer"] = answer_word(r.backward->answer);
+    b["assumed"] = r.backward->assumed;
+    if (r.backward->raises_at) b["raises_at"] = r.backward->raises_at->name;
+    if (!r.backward->error.empty()) {
+      b["error_type"] = r.backward->error_type;
+      b["error"] = r.backward->error;
+    }
+    if (!r.backward->error_caveat.empty()) b["error_caveat"] = r.backward->error_caveat;
+    b["text"] = r.backward->text;
+    doc["backward"] = std::move(b);
+  }
+  if (r.answer_includes_backward) doc["answer_includes_backward"] = true;
   doc["answer"] = answer_word(r.answer);
   doc["text"] = has_kernel_text(cat, r);
   return doc;

@@ -18,8 +18,8 @@ std::vector<CallRequest> parse_call_list(std::string_view text, const std::strin
     const auto object = parse_json_or_throw(line, where);
     const ObjectReader read(object, where, "",
                             {"operator", "tensors", "keysets", "autocast", "inference_mode", "no_grad",
-                             "tls_include", "tls_exclude"});
-    CallRequest call{where, *read.string("operator", true), {}};
+                             "tls_include", "tls_exclude", "backward"});
+    CallRequest call{where, *read.string("operator", true), {}, std::nullopt};
     CallOptions& o = call.options;
     o.tensors = read.strings("tensors", false).value_or(std::vector<std::string>{});
     o.keysets = read.strings("keysets", false).value_or(std::vector<std::string>{});
@@ -28,6 +28,15 @@ std::vector<CallRequest> parse_call_list(std::string_view text, const std::strin
     o.no_grad = read.boolean("no_grad").value_or(false);
     o.tls_include = read.strings("tls_include", false).value_or(std::vector<std::string>{});
     o.tls_exclude = read.strings("tls_exclude", false).value_or(std::vector<std::string>{});
+    if (const auto* backward = read.get("backward")) {
+      if (backward->is_boolean()) {
+        if (backward->get<bool>()) call.backward = BackwardForm::Sum;
+      } else if (backward->is_string() && (*backward == "sum" || *backward == "seed")) {
+        call.backward = *backward == "sum" ? BackwardForm::Sum : BackwardForm::Seed;
+      } else {
+        read.fail(read.at("backward"), "expected true, false, \"sum\" or \"seed\", got " + backward->dump());
+      }
+    }
     calls.push_back(std::move(call));
   }
   return calls;

@@ -271,4 +271,8 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
   return run_trace(registry, op, setup, live, 0);
 }
 
+Trace trace_passed_call(const Registry& registry, const Operator& op, const CallSetup& setup) {
+  return run_trace(registry, op, setup, replay_live_table(registry, op), 1);
+}
+
 }  // namespace dispatchctl

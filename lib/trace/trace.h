@@ -90,5 +90,8 @@ Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& 
 // The live table a trace follows; trace_call computes it itself.
 Trace trace_call(const Registry& registry, const Operator& op, const CallSetup& setup,
                  const LiveTable& live);
+// A call a kernel makes with tensors it passes on (bound to the callee's
+// schema as a composite's callee calls are, never refused): the backward's calls.
+Trace trace_passed_call(const Registry& registry, const Operator& op, const CallSetup& setup);
 
 }  // namespace dispatchctl

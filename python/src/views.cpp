@@ -7,6 +7,7 @@
 #include "binding.h"
 #include "builtin/builtin.h"
 #include "query/has_kernel.h"
+#include "query/has_kernel_backward.h"
 #include "render/has_kernel_render.h"
 #include "render/show_render.h"
 #include "table/outcome.h"
@@ -211,6 +212,8 @@ says which.)doc")
                                    bool computed, bool works) {
         HasKernelResult result = answer(*r, op, key, computed, works);
         result.registry_note = predicted_registry_note(r->registry->sources);
+        // As the CLI's --works: the backward's answer beside the forward's.
+        if (works) result.backward = answer_has_kernel_backward(*r->registry, *result.op, result.key, result);
         return to_python(has_kernel_json(*r->registry, result));
       }, py::arg("op"), py::arg("key"), py::kw_only(), py::arg("computed") = false, py::arg("works") = false,
          "The whole answer as `has-kernel --format json` gives it (answer: yes, no or unknown; text; row ...).");

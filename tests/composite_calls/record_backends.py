@@ -21,7 +21,8 @@ overload, "sample" its arguments (dtype[shape]; cpu: for a CPU tensor), "forward
 or the first line of PyTorch's error, "backward" (when the OpInfo supports autograd, the
 overload mutates nothing and the forward returned a tensor that requires grad) is the
 outcome of `out.sum().backward()` (for a 0-dim out: out.backward()) with leaves that
-require grad. An OpInfo that kills the process is left out (crashed_positions).
+require grad; "output" (where the backward was tried and the forward returned a tensor) is
+that out as dtype[shape] ("float32[]" for 0-dim). An OpInfo that kills the process is left out (crashed_positions).
 Nothing here comes from
 dispatchctl. Each backend runs in its own process (kernels cannot be unregistered)."""
 
@@ -203,6 +204,11 @@ def record_backend(index, out_dir, start, calls_wanted):
                 a, k = rebuilt(True)
                 out = func(*a, **k)
                 out = out[0] if isinstance(out, (tuple, list)) else out
+                if isinstance(out, torch.Tensor):
+                    # Which backward ran (out.backward() on a 0-dim out, else out.sum().backward())
+                    # and whether Python refuses a complex out before the seed.
+                    call["output"] = "%s[%s]" % (str(out.dtype).replace("torch.", ""),
+                                                 ", ".join(str(n) for n in out.shape))
                 if isinstance(out, torch.Tensor) and out.requires_grad:
                     (out if out.dim() == 0 else out.sum()).backward()
                     call["backward"] = "ok"
