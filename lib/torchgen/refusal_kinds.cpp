@@ -237,6 +237,31 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "an in-place _foreach_ operator left without a differentiability info (e.g. the formula of the operator "
        "it derives its own from was deleted)",
        "keep (or restore) the reference operator's formula, or give the _foreach_ operator its own"},
+      {"reserved-operator-name", "model.py BaseOperatorName.parse, FunctionSchema.__post_init__",
+       "an operator name ending in _out, or an overload name containing `functional` on an operator that is not "
+       "functional",
+       "name an out= variant by its overload (`NAME.out`), and keep `functional` for functional overloads"},
+      {"tensor-options-not-functional", "model.py FunctionSchema.__post_init__",
+       "TensorOptions arguments (dtype, layout, device, pin_memory) on an out=, in-place or mutable operator",
+       "keep the TensorOptions on the functional factory; its out= variant takes only `Tensor(a!) out`"},
+      {"return-type", "api/cpp.py returntype_type (torchgen.gen)",
+       "a return the C++ API cannot type: a fixed-size list (`int[2]`), a returned mutable tensor list, an "
+       "optional that is not `Tensor?`",
+       "return an unsized list (`int[]`), nothing (`-> ()`) for mutated tensor lists, or `Tensor?`"},
+      {"python-return-type", "api/python.py dispatch_lambda_return_str (gen_autograd_python)",
+       "a return the Python bindings do not support (int[], (Tensor, float), SymInt, …) on an operator they bind",
+       "return a supported type (Tensor, a tuple of Tensors, Tensor[], int, float, bool, Scalar, …), or name the "
+       "operator so the bindings skip it (a leading _ does not; *_backward, *_forward do)"},
+      {"derivative-strides-other", "tools/autograd/load_derivatives.py saved_variables",
+       "a formula reading `X.sym_strides()` that is not the formula for X alone",
+       "read the strides only in X's own formula (`X: …X.sym_strides()…`), or pass X's sizes instead"},
+      {"strides-in-inplace-formula", "torchgen/api/autograd.py match_differentiability_info",
+       "a `self` formula reading `self.sym_strides()` that an in-place operator takes (its own or its "
+       "functional's)",
+       "give the in-place operator its own derivatives.yaml entry without .sym_strides(), or avoid the strides"},
+      {"forward-formula-inplace-self", "torchgen/api/autograd.py match_differentiability_info",
+       "an in-place operator's own forward formula reading self_p, the value the operator overwrites",
+       "write the forward formula with `result` (the updated self) instead of self_p"},
       {"formula-on-cia", "tools/autograd/gen_variable_type.py gen_variable_type_func",
        "a derivatives.yaml formula for an operator with only a CompositeImplicitAutograd kernel",
        "give the operator a dispatch table (backend keys or CompositeExplicitAutograd), or delete the formula"},

@@ -216,6 +216,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_views(model, rules, out);
   check_derivatives(model, rules, out);
   check_more(model, rules, out);
+  check_api(model, rules, out);
   check_autograd(model, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);

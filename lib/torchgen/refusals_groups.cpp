@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "torchgen/grouping.h"
@@ -17,6 +18,29 @@ namespace {
 bool part_of_structured_group(const NativeFunction& f) { return f.structured || f.structured_delegate.has_value(); }
 
 std::string sorted_join(std::set<std::string> names) { return join(std::vector<std::string>(names.begin(), names.end())); }
+
+// A default changed on one variant splits it from its group: torchgen then
+// stops at the lone out= (and tools/autograd at the derivatives.yaml entry
+// that no longer matches). One cause, one finding, at the entry that was
+// edited: the functional whose defaults differ from both its out= and its
+// derivatives.yaml `- name:` line (two copies of the schema outvote one).
+// nullptr when there is no such functional, or when the out= is the odd one.
+const NativeFunction* functional_with_changed_default(const FunctionSchema& out_schema, const TorchgenModel& model) {
+  const std::string exact = torchgen_text(signature(out_schema)), loose = torchgen_text(signature(out_schema, true));
+  const bool witness = std::any_of(model.derivatives.begin(), model.derivatives.end(), [&](const auto& info) {
+    return torchgen_text(signature(info.func)) == exact;
+  });
+  if (!witness) return nullptr;
+  for (const auto& f : model.functions)
+    if (!f.generated && schema_kind(f.func) == SchemaKind::Functional &&
+        torchgen_text(signature(f.func, true)) == loose && torchgen_text(signature(f.func)) != exact)
+      return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+namespace {
 
 }  // namespace
 
@@ -55,19 +79,18 @@ void check_out_variant_possible(const SignatureGroup& group, const TorchgenModel
 
 void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   check_duplicate_signatures(model, out);
-  // Base names with a functional variant in the YAML: a mutating operator whose
-  // base has one but which did not group with it (its arguments or defaults
-  // differ) stays ungrouped; one without any gets a generated one and groups.
-  std::set<std::string> with_functional;
-  for (const NativeFunction& f : model.functions)
-    if (schema_kind(f.func) == SchemaKind::Functional && !f.generated)
-      with_functional.insert(base_name(f.func).base);
   for (const SignatureGroup& group : group_by_signature(model.functions)) {
     check_out_variant_possible(group, model, rules, out);
     const auto out_member = group.members.find(SchemaKind::Out);
     if (group.members.size() == 1 && out_member != group.members.end()) {
       const NativeFunction& f = model.functions[out_member->second];
-      if (!rules.out_ops_not_grouped.count(f.name()) && !f.manual_cpp_binding)
+      const NativeFunction* edited = functional_with_changed_default(f.func, model);
+      if (edited)
+        out.push_back(make_refusal(*edited, "lone-out",
+                                   edited->name() + "'s defaults differ from " + f.name() + "'s and from its "
+                                   "derivatives.yaml entry, so torchgen no longer groups them: Found an out= operator "
+                                   "that we could not find any other variants of: " + torchgen_text(f.func)));
+      else if (!rules.out_ops_not_grouped.count(f.name()) && !f.manual_cpp_binding)
         out.push_back(make_refusal(f, "lone-out",
                                    "Found an out= operator that we could not find any other variants of: " +
                                        torchgen_text(f.func)));
@@ -76,22 +99,20 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
       const NativeFunction& f = model.functions[index];
       // gen_functionalization_type.py gen_functionalization_definition (torchgen.gen
       // writing the kernels, past a dry run): a mutating operator outside a
-      // NativeFunctionsGroup (e.g. an in-place variant whose default differs from
-      // its functional's) gets no functionalization kernel.
+      // NativeFunctionsGroup (an in-place variant whose default differs from its
+      // functional's, a new in-place operator without functional or autogen:
+      // out=) gets no functionalization kernel.
       const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
                                         [](const SchemaArgument& a) { return a.is_write(); });
       const bool lone_out = group.members.size() == 1 && kind == SchemaKind::Out;  // lone-out says it first
-      const auto functional = group.members.find(SchemaKind::Functional);
-      const bool functional_elsewhere =
-          (functional == group.members.end() || model.functions[functional->second].generated) &&
-          with_functional.count(base_name(f.func).base);
-      if (!group.is_full_group() && !lone_out && functional_elsewhere && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
+      if (!group.is_full_group() && !lone_out && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
           !f.tags.count("inplace_view") && !rules.mutable_ops_not_using_functionalization.count(f.name()) &&
           !rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
         out.push_back(make_refusal(f, "ungrouped-mutable",
                                    "Expected composite implicit autograd kernel or non-modifying function: " +
                                        torchgen_text(f.func)));
-      if (f.structured && kind == SchemaKind::Out && !group.is_full_group())
+      if (f.structured && kind == SchemaKind::Out && !group.is_full_group() &&
+          !(lone_out && functional_with_changed_default(f.func, model)))
         out.push_back(make_refusal(f, "structured-no-functional",
                                    "This function is structured, but there was no valid functional variant of it"));
     }
@@ -204,6 +225,12 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
   for (const auto& info : model.derivatives) {
     const std::string schema = torchgen_text(info.func);
     if (!by_schema.count(schema)) {
+      // The functional's default changed: reported once, at the functional (check_groups).
+      const bool default_changed = std::any_of(model.functions.begin(), model.functions.end(), [&](const auto& f) {
+        return schema_kind(f.func) == SchemaKind::Out && torchgen_text(signature(f.func)) == torchgen_text(signature(info.func)) &&
+               functional_with_changed_default(f.func, model);
+      });
+      if (default_changed) continue;
       out.push_back(at_info(info, info.loc.line, "derivative-no-function",
                             "could not find ATen function for schema: " + schema));
       continue;
@@ -216,9 +243,21 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
                                   "output for forward derivative definition)"));
   }
   const InfoMatcher matcher(model);
+  std::set<const DifferentiabilityInfo*> length_refused;
   for (const auto& f : model.functions) {
     if (rules.manual_autograd.count(cpp_name(f.func))) continue;
     const DifferentiabilityInfo* info = matcher.find(f);
+    // gen_differentiable_outputs: a variant that takes the entry's formulas
+    // (an out= whose tensor-list out returns `()`, a view's _copy.out) must
+    // have as many outputs as output_differentiability has entries. The
+    // entry's own count is refusals_more's; reported once per entry.
+    const auto* od = info && info->output_differentiability ? &*info->output_differentiability : nullptr;
+    if (od && !od->conditions && od->length == info->func.returns.size() && od->length != f.func.returns.size() &&
+        (f.is_abstract_for_autograd() || info->has_derivatives()) && length_refused.insert(info).second)
+      out.push_back(at_info(*info, od->line, "output-differentiability-length",
+                            "The length of output_differentiability (" + std::to_string(od->length) +
+                                "), does not match the number of outputs (" + std::to_string(f.func.returns.size()) +
+                                ") of " + f.name() + ", which takes the formula of " + op_name(info->func)));
     if (info && info->has_derivatives() && !f.is_abstract_for_autograd())
       out.push_back(make_refusal(f, "formula-on-cia",
                                  "There's a formula for " + cpp_name(f.func) + "(or its functional variant) in "
