@@ -7,7 +7,6 @@
 // gen_python_functions binds).
 #include <algorithm>
 #include <regex>
-#include <set>
 
 #include "registry/schema_text.h"
 #include "torchgen/info_matcher.h"
@@ -64,13 +63,7 @@ class PythonBindings {
 
 }  // namespace
 
-void check_api(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
-  const PythonBindings bindings(rules);
-  // A functional operator without a tensor return is refused first as
-  // no-out-variant (add_generated_native_functions): its return, one cause.
-  std::set<std::string> refused_for_returns;
-  for (const auto& r : out)
-    if (r.id == "no-out-variant") refused_for_returns.insert(r.op);
+void check_api(const TorchgenModel& model, const ReleaseRules&, std::vector<Refusal>& out) {
   for (const auto& f : model.functions) {
     if (f.generated) continue;
     const FunctionSchema& s = f.func;
@@ -90,13 +83,19 @@ void check_api(const TorchgenModel& model, const ReleaseRules& rules, std::vecto
                                  "Found an operator that is not functional or out variant, but has tensor options "
                                  "arguments. This is not allowed- tensor options arguments are only allowed for "
                                  "factory functions. schema: " + torchgen_text(s)));
-    if (refused_for_returns.count(s.full_name())) continue;
-    if (const std::string why = untyped_return(s); !why.empty()) {
+  }
+}
+
+void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  const PythonBindings bindings(rules);
+  for (const auto& f : model.functions) {
+    if (f.generated) continue;
+    if (const std::string why = untyped_return(f.func); !why.empty()) {
       out.push_back(make_refusal(f, "return-type", why + " (" + f.name() + ")"));
       continue;  // the Python bindings are generated later: one finding
     }
     if (rules.python_return_types.empty() || !bindings.binds(f)) continue;
-    if (const std::string returns = returns_text(s); !rules.python_return_types.count(returns))
+    if (const std::string returns = returns_text(f.func); !rules.python_return_types.count(returns))
       out.push_back(make_refusal(f, "python-return-type",
                                  f.name() + " returns unsupported type " + returns + " (its Python binding)"));
   }
