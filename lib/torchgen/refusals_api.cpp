@@ -46,12 +46,12 @@ std::string untyped_return(const FunctionSchema& s) {
 // gen_python_functions should_generate_py_binding.
 class PythonBindings {
  public:
-  explicit PythonBindings(const ReleaseRules& rules) : rules_(rules) {
-    for (const auto& pattern : rules.python_skipped_bindings) skipped_.emplace_back(pattern);
-  }
-  bool binds(const NativeFunction& f) const {
+  explicit PythonBindings(const ReleaseRules& rules) : rules_(rules) {}
+  bool binds(const NativeFunction& f) {
     if (f.tags.count("generated") && !f.tags.count("view_copy")) return false;
     if (rules_.python_skipped_signatures.count(torchgen_text(f.func))) return false;
+    if (skipped_.empty())  // compiled when first needed: most YAML never asks
+      for (const auto& pattern : rules_.python_skipped_bindings) skipped_.emplace_back(pattern);
     const std::string name = cpp_name(f.func);
     return std::none_of(skipped_.begin(), skipped_.end(), [&](const std::regex& r) { return std::regex_match(name, r); });
   }
@@ -87,15 +87,16 @@ void check_api(const TorchgenModel& model, const ReleaseRules&, std::vector<Refu
 }
 
 void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
-  const PythonBindings bindings(rules);
+  PythonBindings bindings(rules);
   for (const auto& f : model.functions) {
     if (f.generated) continue;
     if (const std::string why = untyped_return(f.func); !why.empty()) {
       out.push_back(make_refusal(f, "return-type", why + " (" + f.name() + ")"));
       continue;  // the Python bindings are generated later: one finding
     }
-    if (rules.python_return_types.empty() || !bindings.binds(f)) continue;
-    if (const std::string returns = returns_text(f.func); !rules.python_return_types.count(returns))
+    if (rules.python_return_types.empty()) continue;
+    // The regexes only for the rare unsupported return.
+    if (const std::string returns = returns_text(f.func); !rules.python_return_types.count(returns) && bindings.binds(f))
       out.push_back(make_refusal(f, "python-return-type",
                                  f.name() + " returns unsupported type " + returns + " (its Python binding)"));
   }
