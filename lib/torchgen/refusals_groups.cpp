@@ -235,6 +235,15 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
                             "could not find ATen function for schema: " + schema));
       continue;
     }
+    // canonical_function: the entry's operator may not be one whose overload names
+    // `functional` (unless an in-place one of the entry's name serves it).
+    const NativeFunction& f = *by_schema.at(schema);
+    if (f.func.overload_name.find("functional") != std::string::npos && schema_kind(f.func) != SchemaKind::Inplace) {
+      out.push_back(at_info(info, info.loc.line, "derivative-functional-overload",
+                            "Expected inplace function name '" + std::string(unqualified_name(f.func)) + "_', got '" +
+                                cpp_name(f.func) + "' (" + f.name() + "'s overload names `functional`)"));
+      continue;
+    }
     for (const auto& [key, line] : info.formula_keys)
       if (!names_something(key, info.func))
         out.push_back(at_info(info, line, "derivative-unknown-name",

@@ -294,6 +294,10 @@ const Edit k_edits[] = {
      "- name: sigmoid(Tensor self) -> Tensor\n  self: sigmoid_backward(grad, result)\n",
      "- name: sigmoid(Tensor self) -> Tensor\n  self: sigmoid_backward(grad, result).as_strided_symint(self.sym_sizes(), "
      "self.sym_strides())\n", "  self: sigmoid_backward(grad, result).as_strided_symint(", true},
+    {"derivative-functional-overload", "APPEND",  // a formula skeleton for functional-overload-functional
+     "\n- name: my_norm.functional(Tensor self, float p) -> Tensor\n  output_differentiability: [False]\n",
+     "- name: my_norm.functional(", true, false,
+     "\n- func: my_norm.functional(Tensor self, float p) -> Tensor\n  dispatch:\n    CompositeExplicitAutograd: m\n"},
     {"forward-formula-inplace-self",  // inplace-forward-uses-self-p
      "- name: acosh_(Tensor(a!) self) -> Tensor(a!)\n  self: not_implemented(\"inplace version of acosh\")\n",
      "- name: acosh_(Tensor(a!) self) -> Tensor(a!)\n  self: grad * result.sinh().reciprocal().conj()\n"
