@@ -134,6 +134,8 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
       lint_changes(*base.registry, *result.registry, result.in_scope, costs);
       lint_formula_changes(base.formulas, result.formulas, costs);
       suggest_fixes(*base.registry, *result.registry, base.formulas, result.formulas, costs);
+      // Located like every other finding (a JSON manifest's pointer becomes its line).
+      locate_findings(costs);
       for (auto& f : costs)
         if (auto s = severity_for(options, f.rule)) {
           apply_severity(options, f, *s);

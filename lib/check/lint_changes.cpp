@@ -39,6 +39,29 @@ Finding at(std::string_view rule, const Operator& op, const Kernel* k, std::stri
   return f;
 }
 
+// Where a removed operator is located in the changed sources, like every
+// other finding: at the operator of its name left after the change (an
+// autogen'd flip.out lost with flip's `autogen:`), else at the operator now in
+// its place (the first one after it in its base file that is still there);
+// itself, in the base, when nothing is left after it.
+const Operator* removed_at(const Operator& old, const Registry& before, const Registry& after) {
+  const std::string& name = old.name;
+  if (const Operator* same = after.find(name.substr(0, name.find('.'))); same && same->schema) return same;
+  const Origin& was = old.schema->origin;
+  const Operator* next = nullptr;
+  int next_line = 0;
+  for (const Operator* op : before.sorted_operators()) {
+    if (!op->schema || op == &old || op->schema->origin.file() != was.file() || op->schema->origin.line() < was.line())
+      continue;
+    const Operator* now = after.find(op->name);
+    if (now && now->schema && (!next || op->schema->origin.line() < next_line)) {
+      next = now;
+      next_line = op->schema->origin.line();
+    }
+  }
+  return next ? next : &old;
+}
+
 bool math_row(Rule r) { return r == Rule::CompositeImplicitAutograd; }
 bool lost_row(Rule r) {
   return r == Rule::Missing || r == Rule::BackendFallback || r == Rule::AmbiguousAutogradOther;
@@ -172,10 +195,11 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
   for (const Operator* old : before.sorted_operators()) {
     const Operator* now = after.find(old->name);
     if (!old->schema || (now && now->schema)) continue;
-    Finding f = at("operator-removed", *old, nullptr,
+    Finding f = at("operator-removed", *(removed_at(*old, before, after)), nullptr,
                    old->name + " is gone: every call raises (\"No such operator " + old->name + "\"), and so does "
                    "every caller: its composites, derivatives.yaml formulas and Python bindings; keep the entry (or "
                    "deprecate it first, as PyTorch does)");
+    f.op = old->name;
     f.severity = Severity::Error;
     out.push_back(std::move(f));
   }

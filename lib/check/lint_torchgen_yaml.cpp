@@ -73,10 +73,15 @@ std::optional<TorchgenModel> lint_and_parse(const TorchgenInputs& inputs, const 
     // gen_autograd stops at a derivatives.yaml entry's first assert, and
     // what follows it there is mostly its cascade (a formula keyed `input:`
     // for `self:` reads as a forward formula next): one finding per entry.
+    // So does torchgen.gen at an operator's (an in-place operator returning
+    // two tensors is refused for its returns, not also for its grouping).
     std::set<std::string> entries_refused;
+    std::set<std::pair<std::string, int>> operators_refused;
     for (const Refusal& r : find_refusals(model, rules)) {
       const bool formula = inputs.derivatives && r.loc.file == inputs.derivatives->path && !r.op.empty();
       if (formula && !entries_refused.insert(r.op).second) continue;
+      const bool entry = r.loc.file == inputs.native_functions.path && !r.op.empty() && r.loc.line > 0;
+      if (entry && !operators_refused.insert({r.op, r.loc.line}).second) continue;
       out.push_back(refusal_finding(r));
     }
     return model;

@@ -212,10 +212,12 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
     check_schema(f, out);
     check_function(f, rules, out);
   }
+  check_api(model, rules, out);  // FunctionSchema's and the C++ API's: before the groups, as torchgen.gen
   check_groups(model, rules, out);
   check_views(model, rules, out);
   check_derivatives(model, rules, out);
   check_more(model, rules, out);
+  check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
   check_autograd(model, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);

@@ -40,6 +40,15 @@ bool calls_size_int(std::string_view formula) {
   return false;
 }
 
+// saved_variables' r"{name}.sym_strides\(\)" (no boundary before the name,
+// any one character after it): which argument's strides a formula reads.
+bool reads_strides_of(std::string_view formula, std::string_view name) {
+  constexpr std::string_view call = "sym_strides()";
+  for (size_t at = formula.find(call); at != std::string_view::npos; at = formula.find(call, at + 1))
+    if (at >= name.size() + 1 && formula.substr(at - 1 - name.size(), name.size()) == name) return true;
+  return false;
+}
+
 bool is_tensor_list(const SchemaType& t) { return t.kind == SchemaType::Kind::List && is_tensor_like(t); }
 
 bool is_autograd_key(const std::string& key) {
@@ -108,6 +117,14 @@ class EntryChecks {
         refuse(formula->line, "derivative-size-api",
                ".strides() is not supported in derivative formulas. Instead, please use the SymInt version, "
                ".sym_strides(). formula=" + t);
+      // stride_expr: strides are saved only for the derivative of the tensor they are read from.
+      const std::vector<std::string> names = split_formula_names(formula->names);
+      for (const auto& a : info_.func.arguments)
+        if (reads_strides_of(t, a.name) && names != std::vector<std::string>{a.name})
+          refuse(formula->line, "derivative-strides-other",
+                 "Replacement for \".strides()\" is currently only supported for single derivatives of the same "
+                 "tensor that \".strides()\" is being called on: the formula for " + formula->names + " reads " +
+                     a.name + ".sym_strides()");
       for (size_t i : grads_indices(t))
         if (i >= info_.func.returns.size())
           refuse(formula->line, "grads-out-of-bounds",
@@ -196,6 +213,27 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
                       f.name());
 }
 
+// match_differentiability_info, for an in-place operator: the self formula it
+// takes may not save self's strides (strides_or_error), and its own entry's
+// forward formula may not read self_p, the value the operator overwrites.
+void check_inplace(const NativeFunction& f, const DifferentiabilityInfo& info, EntryChecks& checks) {
+  const bool own = torchgen_text(info.func) == torchgen_text(f.func);
+  for (const auto& formula : info.formulas) {
+    if (formula.non_differentiable) continue;
+    const std::vector<std::string> names = split_formula_names(formula.names);
+    if (names == std::vector<std::string>{"self"} && reads_strides_of(formula.text, "self"))
+      checks.refuse(formula.line, "strides-in-inplace-formula",
+                    "Calling '.strides()' in the 'self' derivative formula of an in-place function is not "
+                    "supported: " + torchgen_text(f.func) + " takes the formula of " + op_name(info.func));
+    const bool forward = !is_argument_name(info.func, names.front());
+    if (own && forward && uses_ident(formula.text, "self_p"))
+      checks.refuse(formula.line, "forward-formula-inplace-self",
+                    "The formula for \"" + op_name(f.func) + "\" is using the original value of self that is being "
+                    "modified inplace. This would lead to wrong forward gradients. Please use \"result\" in the "
+                    "formula only.");
+  }
+}
+
 // gen_foreach_derivativeinfo: a _foreach_ operator without a formula of its
 // own takes its reference operator's output_differentiability, which must fit
 // its own outputs (an in-place _foreach_ operator has none).
@@ -230,6 +268,7 @@ void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::
     const DifferentiabilityInfo* info = matcher.find(f);
     if (!info) continue;
     for (const auto& [key, has_formula] : info->keys) check_operator(f, *info, key, rules, checks.at(info));
+    if (schema_kind(f.func) == SchemaKind::Inplace) check_inplace(f, *info, checks.at(info));
   }
 }
 

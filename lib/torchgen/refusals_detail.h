@@ -21,6 +21,10 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vec
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).
 void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// Names, TensorOptions and returns only FunctionSchema and the C++ API refuse,
+// and the returns the Python bindings refuse (refusals_api.cpp).
+void check_api(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // tools/autograd's loading of each formula and gen_variable_type's matching
 // of formulas with differentiable inputs and outputs (refusals_autograd.cpp).
 void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);

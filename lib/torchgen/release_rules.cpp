@@ -133,6 +133,11 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("native_dispatch_keys", r.native_dispatch_keys);
   in.names("python_reserved_keywords", r.python_reserved_keywords);
   in.names("python_keyword_argument_exceptions", r.python_keyword_argument_exceptions);
+  in.names("python_return_types", r.python_return_types);
+  std::set<std::string> skipped;  // order does not matter: any match skips
+  in.names("python_skipped_bindings", skipped);
+  r.python_skipped_bindings.assign(skipped.begin(), skipped.end());
+  in.names("python_skipped_signatures", r.python_skipped_signatures);
   in.no_other_fields();
   return r;
 }

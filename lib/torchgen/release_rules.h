@@ -95,6 +95,14 @@ struct ReleaseRules {
   // these pre-existing ones ("OP.OVERLOAD ARGUMENT").
   std::set<std::string> python_reserved_keywords;
   std::set<std::string> python_keyword_argument_exceptions;
+  // gen_python_functions: the returns a Python binding supports
+  // (SUPPORTED_RETURN_TYPES, spelled as schemas spell them: "(Tensor, float)";
+  // empty where the release's list is not recorded: not checked), and the
+  // operators it binds none for (SKIP_PYTHON_BINDINGS: regexes over the C++
+  // name; SKIP_PYTHON_BINDINGS_SIGNATURES: schemas).
+  std::set<std::string> python_return_types;
+  std::vector<std::string> python_skipped_bindings;
+  std::set<std::string> python_skipped_signatures;
 };
 
 // One rules file: every field above, each required, no other (InputError

@@ -6,7 +6,10 @@ real-2.14.1.json is what that release's real torchgen did with each
 (tools/torchgen-judge.py, run with Debian sid's python3-torch 2.14.1 through
 torchgen.gen, gen_autograd and gen_autograd_python: the golden is PyTorch's
 verdict, never dispatchctl's). edits-second.json / real-second-2.14.1.json is
-a second corpus on other operators (`--corpus second`). For every edit:
+a second corpus on other operators (`--corpus second`), edits-third.json /
+real-third-2.14.1.json a third aimed at the refusals found reading torchgen's
+source assert by assert, beside accepted look-alikes (`--corpus third`). For
+every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line), and `show` refuses the YAML with one line naming
   that file:line, exit 2;
@@ -16,8 +19,9 @@ a second corpus on other operators (`--corpus second`). For every edit:
   exactly the verdict's `costs` (rule and operator), which the judge read
   from the code the real torchgen generated: none for a harmless edit. A
   finding that names the variants it covers (`covers`) stands for each.
+  Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fixes] [--every N] [EDIT_ID...]"""
 import concurrent.futures
 import gzip
 import json
@@ -126,6 +130,15 @@ def judge(binary, texts, edit, verdict):
                 problems.append(f"torchgen accepted; show exits {shown.returncode}: {shown.stderr.strip()[:300]}")
             if "costs" not in verdict:
                 return [f"real-2.14.1.json has no generated costs for {edit['id']}: re-run tools/torchgen-judge.py"]
+            # Costs are located and sorted like every other finding: at a line of the
+            # edited YAML (the entry of the operator they cost), in file and line order.
+            located = [(f["location"]["file"], f["location"].get("line", 0)) for f in findings]
+            unlocated = [f"{f['rule']} {f['operator']}" for f, (file, line) in zip(findings, located)
+                         if not file.startswith(str(change) + "/") or line <= 0]
+            if unlocated:
+                problems.append(f"findings without a line of the edited YAML: {unlocated}")
+            if located != sorted(located):
+                problems.append(f"findings not in file and line order: {located}")
             expected = sorted((c["rule"], c["operator"]) for c in verdict["costs"])
             got = sorted((f["rule"], op) for f in findings for op in [f["operator"], *f.get("covers", [])])
             if expected != got:

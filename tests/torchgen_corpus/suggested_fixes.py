@@ -21,7 +21,7 @@ import tempfile
 import check_verdicts as cv
 
 HERE = pathlib.Path(__file__).resolve().parent
-CORPORA = ("", "second")
+CORPORA = ("", "second", "third")
 
 
 def check(binary, texts, base_texts, tmp, name):
@@ -94,8 +94,9 @@ def main():
         suffix = f"-{corpus}" if corpus else ""
         edits = json.loads((HERE / f"edits{suffix}.json").read_text())["edits"]
         verdicts = json.loads((HERE / f"real{suffix}-2.14.1.json").read_text())["verdicts"]
+        # An edit without costs has no finding to fix (check_verdicts.py checks it has none).
         jobs += [e for e in edits if verdicts.get(e["id"], {}).get("verdict") == "accepted"
-                 and (not only or e["id"] in only)]
+                 and verdicts[e["id"]].get("costs") and (not only or e["id"] in only)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
         results = [r for rs in pool.map(lambda e: fixes_of(binary, texts, e), jobs) for r in rs]
     stored_path = HERE / "edits-fixes.json"

@@ -16,6 +16,19 @@ add_test(NAME torchgen_corpus_second_real_verdicts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus second ${TORCHGEN_CORPUS_SAMPLE}
                  $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_second_real_verdicts PROPERTIES TIMEOUT 600)
+# The third corpus: edits aimed at the refusals found reading torchgen 2.14.1's
+# source assert by assert, each beside accepted look-alikes (edits-third.json).
+# CI has little time left: every 5th edit (about 5 s); the whole corpus is
+# `check_verdicts.py --corpus third DISPATCHCTL` (about 30 s of CPU).
+if(DISPATCHCTL_SANITIZE)
+  set(TORCHGEN_THIRD_SAMPLE --every 15)
+else()
+  set(TORCHGEN_THIRD_SAMPLE --every 5)
+endif()
+add_test(NAME torchgen_corpus_third_real_verdicts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus third ${TORCHGEN_THIRD_SAMPLE}
+                 $<TARGET_FILE:dispatchctl>)
+set_tests_properties(torchgen_corpus_third_real_verdicts PROPERTIES TIMEOUT 600)
 # Every fix `check --base` suggests for the corpora's accepted edits, applied,
 # passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
 # `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).

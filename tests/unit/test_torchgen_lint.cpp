@@ -38,13 +38,13 @@ TEST_CASE("check on YAML: torchgen's refusals at the entry's line, in torchgen's
   CHECK(one(lint("- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n")) ==
         "native_functions.yaml:1: torchgen-refusal: my_op is marked as a structured_delegate pointing to "
         "my_op.out, but my_op.out is missing; point structured_delegate at the operator's out= variant, or declare it");
-  // The unstructured delegate also makes a group of structured and unstructured members: two refusals.
+  // The unstructured delegate also makes a group of structured and unstructured
+  // members, refused at the same entry: torchgen.gen stops at the entry's first
+  // assert, so check reports that one.
   const auto unstructured = lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  dispatch:\n    CPU: o\n"
                                  "- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n");
-  REQUIRE(unstructured.size() == 2);
+  REQUIRE(unstructured.size() == 1);
   CHECK(unstructured[0].message.find("but my_op.out is not marked as structured") != std::string::npos);
-  CHECK(unstructured[1].message.find("NativeFunctionsGroup constructed from structured and unstructured functions: "
-                                     "my_op.out and my_op") != std::string::npos);
   CHECK(one(lint("- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n  dispatch:\n"
                  "    CPU: o\n- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n"
                  "  dispatch:\n    CPU: f\n")) ==

@@ -1,0 +1,105 @@
+// Refusals of a schema that only torchgen's APIs raise, past FunctionSchema's
+// own checks: the operator and overload names model.py reserves
+// (BaseOperatorName.parse, FunctionSchema.__post_init__), TensorOptions on a
+// non-functional operator, the returns the C++ API cannot type
+// (api/cpp.py returntype_type) and those the Python bindings do not support
+// (api/python.py dispatch_lambda_return_str, for the operators
+// gen_python_functions binds).
+#include <algorithm>
+#include <regex>
+
+#include "registry/schema_text.h"
+#include "torchgen/info_matcher.h"
+#include "torchgen/refusals_detail.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+// The returns as a schema spells them, without names or alias annotations:
+// "Tensor", "(Tensor, float)", "()" (rules' python_return_types).
+std::string returns_text(const FunctionSchema& s) {
+  if (s.returns.size() == 1) return type_text(s.returns[0]);
+  std::string text = "(";
+  for (size_t i = 0; i < s.returns.size(); ++i) text += (i ? ", " : "") + type_text(s.returns[i]);
+  return text + ")";
+}
+
+// api/cpp.py returntype_type: "" when the C++ API can type every return.
+std::string untyped_return(const FunctionSchema& s) {
+  for (const auto& r : s.returns) {
+    // (returned neither as self nor as an out= argument FunctionSchema refuses it
+    // first: mutable-return-alias; an in-place one, inplace-self)
+    const bool aliased = std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) {
+      return a.alias == r.alias && (a.name == "self" || a.kwarg_only);
+    });
+    if (r.type.kind == SchemaType::Kind::List && r.is_write() && aliased && !base_name(s).inplace)
+      return "Native functions should never return a mutable tensor list. They should return void.";
+    if (r.size) return "fixed size list returns not supported: " + type_text(r);
+    if (r.type.kind == SchemaType::Kind::Optional && !(r.type.contained.size() == 1 &&
+                                                       r.type.contained[0].kind == SchemaType::Kind::Named &&
+                                                       r.type.contained[0].name == "Tensor"))
+      return "unrecognized return type " + type_text(r);
+  }
+  return "";
+}
+
+// gen_python_functions should_generate_py_binding.
+class PythonBindings {
+ public:
+  explicit PythonBindings(const ReleaseRules& rules) : rules_(rules) {}
+  bool binds(const NativeFunction& f) {
+    if (f.tags.count("generated") && !f.tags.count("view_copy")) return false;
+    if (rules_.python_skipped_signatures.count(torchgen_text(f.func))) return false;
+    if (skipped_.empty())  // compiled when first needed: most YAML never asks
+      for (const auto& pattern : rules_.python_skipped_bindings) skipped_.emplace_back(pattern);
+    const std::string name = cpp_name(f.func);
+    return std::none_of(skipped_.begin(), skipped_.end(), [&](const std::regex& r) { return std::regex_match(name, r); });
+  }
+
+ private:
+  const ReleaseRules& rules_;
+  std::vector<std::regex> skipped_;
+};
+
+}  // namespace
+
+void check_api(const TorchgenModel& model, const ReleaseRules&, std::vector<Refusal>& out) {
+  for (const auto& f : model.functions) {
+    if (f.generated) continue;
+    const FunctionSchema& s = f.func;
+    const std::string_view name = unqualified_name(s);
+    if (name.ends_with("_out"))
+      out.push_back(make_refusal(f, "reserved-operator-name",
+                                 "_out suffix is reserved and not permitted for operator names; did you mean to "
+                                 "specify an out overload name instead? (" + std::string(name) + ")"));
+    const SchemaKind kind = schema_kind(s);
+    if (s.overload_name.find("functional") != std::string::npos && kind != SchemaKind::Functional)
+      out.push_back(make_refusal(f, "reserved-operator-name",
+                                 "Found an operator that is not functional, but its overload contains the string "
+                                 "'functional'. This is a special keyword in the codegen, please use a different "
+                                 "overload name. schema: " + torchgen_text(s)));
+    if (has_tensor_options(s) && kind != SchemaKind::Functional)
+      out.push_back(make_refusal(f, "tensor-options-not-functional",
+                                 "Found an operator that is not functional or out variant, but has tensor options "
+                                 "arguments. This is not allowed- tensor options arguments are only allowed for "
+                                 "factory functions. schema: " + torchgen_text(s)));
+  }
+}
+
+void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  PythonBindings bindings(rules);
+  for (const auto& f : model.functions) {
+    if (f.generated) continue;
+    if (const std::string why = untyped_return(f.func); !why.empty()) {
+      out.push_back(make_refusal(f, "return-type", why + " (" + f.name() + ")"));
+      continue;  // the Python bindings are generated later: one finding
+    }
+    if (rules.python_return_types.empty()) continue;
+    // The regexes only for the rare unsupported return.
+    if (const std::string returns = returns_text(f.func); !rules.python_return_types.count(returns) && bindings.binds(f))
+      out.push_back(make_refusal(f, "python-return-type",
+                                 f.name() + " returns unsupported type " + returns + " (its Python binding)"));
+  }
+}
+
+}  // namespace dispatchctl::torchgen
