@@ -43,36 +43,12 @@ import tempfile
 
 import torchgen
 
+from torchgen_edits import apply_edit
+
 FILES = ("native_functions.yaml", "tags.yaml", "derivatives.yaml", "deprecated.yaml")
 PACKAGED = pathlib.Path(torchgen.__file__).parent / "packaged"
 PYTHON_BINDINGS = ("import sys\nfrom torchgen.packaged.autograd.gen_autograd import gen_autograd_python\n"
                    "gen_autograd_python(*sys.argv[1:5])\n")
-
-
-def apply_edit(texts, edit):
-    """A run of `line` steps (a suggested fix: replace `remove` lines from
-    `line` by `insert`) counts lines of the file before the run: bottom-up."""
-    texts = dict(texts)
-    run = []
-    for step in edit.get("steps", [edit]) + [None]:
-        if step is not None and "line" in step:
-            run.append(step)
-            continue
-        for s in sorted(run, key=lambda s: -s["line"]):
-            lines = texts[s["file"]].splitlines(keepends=True)
-            lines[s["line"] - 1:s["line"] - 1 + s["remove"]] = [s["insert"]]
-            texts[s["file"]] = "".join(lines)
-        run = []
-        if step is None:
-            break
-        name = step.get("file", edit.get("file"))
-        if "append" in step:
-            texts[name] += step["append"]
-        else:
-            if step["from"] not in texts[name]:
-                sys.exit(f"edit {edit['id']}: `from` not found in {name}")
-            texts[name] = texts[name].replace(step["from"], step["to"], 1)
-    return texts
 
 
 def last_error_line(stderr):
@@ -234,6 +210,11 @@ def main():
         verdict, aten, autograd = run_stages(texts, pathlib.Path(tmp))
         assert verdict["verdict"] == "accepted", verdict
         BASE_FACTS = generated_facts(aten, autograd)
+    for edit in edits:  # an edit whose `from` text is not in its file stops here, in one line
+        try:
+            apply_edit(apply_edit(texts, {"id": edit["id"], "steps": edit["base"]}) if "base" in edit else texts, edit)
+        except ValueError as e:
+            sys.exit(str(e))
     previous = json.loads(args.out.read_text())["verdicts"] if args.out.exists() else {}
     verdicts = dict(previous)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:

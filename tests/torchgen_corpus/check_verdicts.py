@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+from torchgen_edits import apply_edit  # noqa: E402 (the judge's own edit applier)
+
 HERE = pathlib.Path(__file__).resolve().parent
 YAML = HERE.parent / "data" / "torch-2.14.1" / "torchgen"  # the shipped files, as in ../shared/data
 FILES = ("native_functions.yaml", "tags.yaml", "derivatives.yaml")
@@ -40,29 +43,8 @@ def shipped_yaml():
 
 
 def edited(texts, edit):
-    """The edit applied as tools/torchgen-judge.py applies it (one change or its `steps`).
-    A run of `line` steps (a suggested fix: replace `remove` lines from `line` by `insert`)
-    counts lines of the file before the run, so it applies bottom-up."""
-    texts = dict(texts)
-    run = []
-    for step in edit.get("steps", [edit]) + [None]:
-        if step is not None and "line" in step:
-            run.append(step)
-            continue
-        for s in sorted(run, key=lambda s: -s["line"]):
-            lines = texts[s["file"]].splitlines(keepends=True)
-            lines[s["line"] - 1:s["line"] - 1 + s["remove"]] = [s["insert"]]
-            texts[s["file"]] = "".join(lines)
-        run = []
-        if step is None:
-            break
-        name = step.get("file", edit.get("file"))
-        if "append" in step:
-            texts[name] += step["append"]
-        else:
-            assert step["from"] in texts[name], f"{edit['id']}: `from` not in {name}"
-            texts[name] = texts[name].replace(step["from"], step["to"], 1)
-    return texts
+    """The edit applied exactly as tools/torchgen-judge.py applies it."""
+    return apply_edit(texts, edit)
 
 
 def write(texts, folder):
