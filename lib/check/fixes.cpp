@@ -212,8 +212,7 @@ class Fixer {
       return std::nullopt;
     std::string schema = natives[line - 1].substr(8);
     schema.erase(schema.find_last_not_of(" \t\r\n") + 1);
-    const auto parsed = parse_function_schema(op->schema->text, {true});
-    const auto* s = std::get_if<FunctionSchema>(&parsed);
+    const std::optional<FunctionSchema> s = operator_schema(*op);
     if (!s || s->returns.empty()) return std::nullopt;
     std::string flags;
     for (size_t i = 0; i < s->returns.size(); ++i) flags += i ? ", False" : "False";

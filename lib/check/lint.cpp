@@ -7,7 +7,6 @@
 #include "keys/key_summary.h"
 #include "table/outcome.h"
 #include "table/table.h"
-#include "table/torch_messages.h"
 #include "util/join.h"
 
 namespace dispatchctl {
@@ -61,9 +60,7 @@ std::string failing_call(const Catalogue& cat, OutcomeFollower& follower, const 
                         : "its kernel (" + kernel + ") calls " + followed.needs.op->name;
   const OutcomeFollower::Raising at = follower.where_raises(op, row, followed);
   out += ", and a call raises at " + at.op->name + " (" + cat.name(at.row.key) + ")";
-  if (at.outcome.outcome == Outcome::Missing) out += ": " + missing_row_headline(cat, at.op->name, at.row.key);
-  else if (!at.outcome.raises.empty())
-    out += ": " + std::string(at.outcome.raises.substr(0, at.outcome.raises.find('\n')));
+  if (const std::string error = OutcomeFollower::raised_error(cat, at).first_line; !error.empty()) out += ": " + error;
   return out;
 }
 

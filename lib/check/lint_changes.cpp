@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <variant>
 
 #include "keys/key_summary.h"
 #include "registry/schema_parser.h"
@@ -97,9 +96,7 @@ std::string formula_entry(const Operator& op) {
 // require grad: a factory operator (no Tensor input besides out=) has none, so
 // its autograd-not-implemented kernel never raises.
 bool has_tensor_input(const Operator& op) {
-  if (!op.schema) return false;
-  const auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  const std::optional<FunctionSchema> schema = operator_schema(op);
   return schema && std::any_of(schema->arguments.begin(), schema->arguments.end(), [](const SchemaArgument& a) {
            return a.type.tensor_like() && !(a.kwarg_only && a.is_write());
          });
@@ -146,9 +143,7 @@ std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
 // its out= variant share (base name without `_`, the arguments but out=
 // ones, without alias annotations). One derivatives.yaml formula serves them all.
 std::string signature_of(const Operator& op) {
-  if (!op.schema) return std::string(op.name);
-  const auto parsed = parse_function_schema(op.schema->text, {true});
-  const auto* schema = std::get_if<FunctionSchema>(&parsed);
+  const std::optional<FunctionSchema> schema = operator_schema(op);
   std::string name(op.name);
   name = name.substr(0, name.find('.'));
   if (!schema) return std::string(op.name);

@@ -1,6 +1,5 @@
 #include "query/has_kernel.h"
 
-#include "table/torch_messages.h"
 
 namespace dispatchctl {
 
@@ -27,13 +26,9 @@ HasKernelResult answer_has_kernel(const Registry& registry, const Operator& op, 
       const OutcomeFollower::Raising at = follower.where_raises(op, r.row, followed);
       r.raises_at = at.op;
       r.raises_at_key = at.row.key;
-      if (at.outcome.outcome == Outcome::Missing) {
-        r.error_type = "NotImplementedError";
-        r.error = missing_row_headline(cat, at.op->name, at.row.key);
-      } else if (!at.outcome.raises.empty()) {
-        r.error_type = std::string(at.outcome.raises_type);
-        r.error = std::string(at.outcome.raises.substr(0, at.outcome.raises.find('\n')));
-      }
+      OutcomeFollower::RaisedError error = OutcomeFollower::raised_error(cat, at);
+      r.error_type = std::move(error.type);
+      r.error = std::move(error.first_line);
     }
     r.verdict = outcome_verdict(r.outcome);
     if (question == HasKernelQuestion::Computed)

@@ -1,6 +1,5 @@
 #include "query/has_kernel_backward.h"
 
-#include "table/torch_messages.h"
 
 namespace dispatchctl {
 
@@ -34,13 +33,10 @@ BackwardCallVerdict row_verdict(const Registry& registry, OutcomeFollower& follo
       const OutcomeFollower::Raising at_row = follower.where_raises(*callee, row, followed);
       v.kind = BackwardCallVerdict::Kind::Raises;
       v.raises_at = at_row.op ? std::string(at_row.op->name) : std::string(callee->name);
-      if (at_row.op && at_row.outcome.outcome == Outcome::Missing) {
-        v.error_type = "NotImplementedError";
-        v.error = missing_row_headline(registry.catalogue(), at_row.op->name, at_row.row.key);
-      } else if (!at_row.outcome.raises.empty()) {
-        v.error_type = std::string(at_row.outcome.raises_type);
-        v.error = std::string(at_row.outcome.raises.substr(0, at_row.outcome.raises.find('\n')));
-      } else {
+      OutcomeFollower::RaisedError error = OutcomeFollower::raised_error(registry.catalogue(), at_row);
+      v.error_type = std::move(error.type);
+      v.error = std::move(error.first_line);
+      if (v.error.empty()) {
         v.error_type = "an error";
         v.error = "the " + registry.catalogue().name(at_row.row.key) + " row of " + v.raises_at + " raises";
       }

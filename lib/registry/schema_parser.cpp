@@ -5,6 +5,7 @@
 #include <limits>
 #include <tuple>
 
+#include "registry/registry.h"
 #include "registry/schema_parser_cursor.h"
 #include "registry/schema_parser_defaults.h"
 #include "util/parse_number.h"
@@ -288,6 +289,13 @@ TensorArity tensor_arity(const FunctionSchema& schema) {
   }
   if (schema.is_vararg) arity.max.reset();
   return arity;
+}
+
+std::optional<FunctionSchema> operator_schema(const Operator& op) {
+  if (!op.schema) return std::nullopt;
+  auto parsed = parse_function_schema(op.schema->text, {true});
+  if (auto* schema = std::get_if<FunctionSchema>(&parsed)) return std::move(*schema);
+  return std::nullopt;
 }
 
 }  // namespace dispatchctl

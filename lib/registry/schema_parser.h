@@ -60,6 +60,11 @@ struct SchemaParseOptions {
 std::variant<FunctionSchema, SchemaError> parse_function_schema(std::string_view text,
                                                                  const SchemaParseOptions& options = {});
 
+struct Operator;
+// A registered operator's schema, parsed as the registry accepted it (type
+// variables anywhere); nullopt for an operator without one (a dangling impl).
+std::optional<FunctionSchema> operator_schema(const Operator& op);
+
 // The number of --tensor arguments a call of this schema can take: at least
 // `min`, at most `max` (nullopt: no upper bound, a Tensor[] or Any argument).
 struct TensorArity {

@@ -69,13 +69,6 @@ BackwardStep node_step(const Registry& registry, std::string_view op, BackwardPh
   return step;
 }
 
-std::optional<FunctionSchema> schema_of(const Operator& op) {
-  if (!op.schema) return std::nullopt;
-  auto parsed = parse_function_schema(op.schema->text, {true});
-  if (auto* schema = std::get_if<FunctionSchema>(&parsed)) return std::move(*schema);
-  return std::nullopt;
-}
-
 // The operator whose node is the output's grad_fn: `op` when its backward
 // was recorded; for a CompositeImplicitAutograd operator without one (its
 // graph is its callees' nodes), the one callee its recorded kernel always
@@ -90,7 +83,7 @@ const Operator* node_owner(const Registry& registry, const Operator& op, std::st
   const Operator* only = nullptr;
   for (const RecordedCall& c : calls->calls) {
     const Operator* callee = registry.find(c.op);
-    const std::optional<FunctionSchema> schema = callee ? schema_of(*callee) : std::nullopt;
+    const std::optional<FunctionSchema> schema = callee ? operator_schema(*callee) : std::nullopt;
     if (!schema) return nullptr;
     if (schema->returns.empty()) continue;
     if (c.when != CallWhen::Always || only) return nullptr;
@@ -108,7 +101,7 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
   BackwardPlan plan;
   plan.form = form;
   std::size_t tensor_arguments = 0, outputs = 1;
-  if (const std::optional<FunctionSchema> schema = schema_of(op)) {
+  if (const std::optional<FunctionSchema> schema = operator_schema(op)) {
     for (const SchemaArgument& a : schema->arguments) tensor_arguments += a.type.tensor_like() && !a.is_write();
     outputs = schema->returns.size();
   }
@@ -137,7 +130,7 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
   std::string via;
   const Operator* owner = node_owner(registry, op, via);
   if (owner && owner != &op)
-    if (const std::optional<FunctionSchema> schema = schema_of(*owner)) outputs = schema->returns.size();
+    if (const std::optional<FunctionSchema> schema = operator_schema(*owner)) outputs = schema->returns.size();
   BackwardStep node =
       node_step(registry, owner ? std::string_view(owner->name) : std::string_view(op.name), BackwardPhase::Node,
                 "the node of " + std::string(owner ? owner->name : op.name) + " (its autograd formula, grad mode off" +

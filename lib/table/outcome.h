@@ -162,6 +162,13 @@ class OutcomeFollower {
     RowOutcome outcome;  // that row's own: Missing, Raises (a stub's message) …
   };
   Raising where_raises(const Operator& op, const Row& row, RowOutcome followed);
+  // PyTorch's error where_raises' row raises: its type and first line (a
+  // missing row's "Could not run …", a stub's recorded message); both empty
+  // when the row raises with no text known.
+  struct RaisedError {
+    std::string type, first_line;
+  };
+  static RaisedError raised_error(const Catalogue& cat, const Raising& at);
 
  private:
   struct Memo;

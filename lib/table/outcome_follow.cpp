@@ -3,6 +3,7 @@
 
 #include "table/outcome.h"
 #include "table/outcome_kernel.h"
+#include "table/torch_messages.h"
 
 namespace dispatchctl {
 
@@ -77,6 +78,14 @@ OutcomeFollower::Raising OutcomeFollower::where_raises(const Operator& op, const
     at.outcome = classify(*at.op, at.row);
   }
   return at;
+}
+
+OutcomeFollower::RaisedError OutcomeFollower::raised_error(const Catalogue& cat, const Raising& at) {
+  if (at.op && at.outcome.outcome == Outcome::Missing)
+    return {"NotImplementedError", missing_row_headline(cat, at.op->name, at.row.key)};
+  if (!at.outcome.raises.empty())
+    return {std::string(at.outcome.raises_type), std::string(at.outcome.raises.substr(0, at.outcome.raises.find('\n')))};
+  return {};
 }
 
 Outcome OutcomeFollower::outcome_at(const Operator& op, Key key, int depth) {

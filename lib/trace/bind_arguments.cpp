@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <utility>
-#include <variant>
 
 #include "registry/schema_parser.h"
 #include "util/errors.h"
@@ -108,13 +107,6 @@ bool is_out(const FunctionSchema& schema) {
   });
 }
 
-std::optional<FunctionSchema> schema_of(const Operator& op) {
-  if (!op.schema) return std::nullopt;  // a dangling impl: nothing to bind against
-  auto parsed = parse_function_schema(op.schema->text, {true});
-  if (auto* schema = std::get_if<FunctionSchema>(&parsed)) return std::move(*schema);
-  return std::nullopt;
-}
-
 std::string names_of(const Parameters& p, Slot slot) {
   std::vector<std::string> names;
   for (const TensorParameter& t : p.tensors)
@@ -136,7 +128,7 @@ std::string names_of(const Parameters& p, Slot slot) {
 }  // namespace
 
 TensorBinding bind_tensor_arguments(const Operator& op, std::size_t given) {
-  const std::optional<FunctionSchema> schema = schema_of(op);
+  const std::optional<FunctionSchema> schema = operator_schema(op);
   if (!schema) return {};
   const Parameters p = parameters_of(*schema);
   const std::vector<Reading> fits = readings(p, given);
@@ -159,7 +151,7 @@ TensorBinding bind_tensor_arguments(const Operator& op, std::size_t given) {
 }
 
 TensorBinding bind_passed_tensors(const Operator& op, std::size_t given) {
-  const std::optional<FunctionSchema> schema = schema_of(op);
+  const std::optional<FunctionSchema> schema = operator_schema(op);
   if (!schema) return {};
   const Parameters p = parameters_of(*schema);
   const std::vector<Reading> fits = readings(p, given);
