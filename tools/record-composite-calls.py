@@ -46,6 +46,20 @@ def yaml_folder():
     return folder if os.path.isfile(os.path.join(folder, "native_functions.yaml")) else None
 
 
+def backward_into(path, recorded, summary):
+    """The recording at `path` with its backward sections taken from `recorded` (this run)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    kept = json.loads(gzip.decompress(data) if path.endswith(".gz") else data)
+    if kept.get("release") != recorded["release"]:
+        sys.exit("record-composite-calls: %s records release %s, this torch is %s; pass --release" % (
+            path, kept.get("release"), recorded["release"]))
+    for field in ("backward", "backward_seed", "backward_gradients"):
+        kept[field] = recorded[field]
+    kept["recorded"]["how"] += "; backward sections re-recorded in %s s (--backward-into)" % summary["seconds"]
+    return kept
+
+
 def main():
     parser = argparse.ArgumentParser(prog="record-composite-calls", description=__doc__.split("\n\n")[0])
     parser.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -61,6 +75,9 @@ def main():
     parser.add_argument("--kinds-only", action="store_true",
                         help="record the kinds alone (the file's dense sections are then empty: merge its kinds "
                              "into a recording whose dense sections are kept)")
+    parser.add_argument("--backward-into", metavar="FILE",
+                        help="write FILE (a recording of this release) with only its backward sections replaced by "
+                             "this run's (backward, backward_seed, backward_gradients); its kernels and kinds are kept")
     parser.add_argument("--no-schema-backward", dest="schema_backward", action="store_false",
                         help="no second pass over differentiable operators no OpInfo reached")
     args = parser.parse_args()
@@ -92,6 +109,8 @@ def main():
         os.path.abspath(__file__), operators, yaml_folder(), args.release or normalized_version(torch.__version__),
         torch.__version__, how, device, jobs=args.jobs, progress=progress, schema_backward=args.schema_backward,
         limit=args.limit, kinds=args.kinds, kinds_only=args.kinds_only)
+    if args.backward_into:
+        result = backward_into(args.backward_into, result, summary)
     text = json.dumps(result, indent=None, separators=(",", ":"), sort_keys=False)
     text = text.replace('{"op"', '\n{"op"')
     data = (text + "\n").encode()

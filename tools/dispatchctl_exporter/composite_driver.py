@@ -114,11 +114,12 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
     if limit:
         opinfo_units = opinfo_units[:limit]
     workers = Workers(script, device_choice, plan, jobs)
-    kernels, backward = {}, {}
+    kernels, backward, mode_dependent = {}, {}, set()
     kinds = kinds or kinds_only
     for message in workers.run([] if kinds_only else opinfo_units, progress):
         merge_tallies(kernels, message["kernels"])
         merge_tallies(backward, message["backward"])
+        mode_dependent.update(message.get("mode_dependent", ()))
     # Second pass: operators no OpInfo reached (or reached on fewer than MIN_SAMPLES
     # samples: one sample makes every call look like "always"), with inputs built from
     # the schema.
@@ -133,6 +134,7 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
     for message in workers.run(["schema:" + op for op in rest], progress):
         merge_tallies(kernels, message["kernels"])
         merge_tallies(backward, message["backward"])
+        mode_dependent.update(message.get("mode_dependent", ()))
 
     # Third pass (--kinds): the same kernels on the other kinds of tensors (composite_kinds.py).
     kind_tallies = {}
@@ -167,7 +169,7 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
     for op in sorted(backward):
         body = entry_of(backward[op])
         if body:
-            out_backward.append(dict({"op": op}, **body))
+            out_backward.append(dict({"op": op}, **body, **({"mode_dependent": True} if op in mode_dependent else {})))
     seconds = round(time.monotonic() - started, 1)
     samples = sum(t["n"] + sum(t["stub"].values()) for t in kernels.values())
     result = {"format": "dispatchctl-composite-calls", "version": 1, "release": release,
@@ -176,10 +178,13 @@ def record_composite_calls(script, operators, yaml_folder, release, torch_versio
               "recorded": {"torch": torch_version, "how": how, "seconds": seconds,
                            "operators_tried": len(opinfo_units) + len(rest), "samples": samples},
               "kernels": out_kernels, "backward": out_backward,
+              # each node was given its first output's gradient alone, expanded as out.sum()'s is
+              **({} if kinds_only else {"backward_gradients": "first_output_expanded"}),
               **({"kinds": kinds_section(plan, kind_tallies, entry_of)} if kinds else {}),
               "backward_seed": [{"op": c, "when": "always"} for c in dict.fromkeys(workers.seed or [])]}
     summary = {"seconds": seconds, "kernels": len(out_kernels),
                "operators": len({k["op"] for k in out_kernels}), "backward": len(out_backward),
+               "mode_dependent": len(mode_dependent),
                "composite_kernels": sum(len(v) for v in plan["composites"].values()),
                "not_recorded": not_recorded, "lost_units": len(workers.lost),
                "kinds": {k["key"]: len(k["kernels"]) for k in result.get("kinds", [])}}

@@ -100,6 +100,41 @@ class Timeout(Exception):
     pass
 
 
+# Profiler events (node_calls_without_mode): the recorder's root, and the mark each kernel of
+# the Python backend makes while it runs.
+ROOT_MARK = "dispatchctl_node_call"
+BACKEND_MARK = "dispatchctl_backend_kernel"
+
+
+def profiler_overload_config(torch):
+    """The profiler's config that names overloads (torch 2.x's capture_overload_names), or None."""
+    try:
+        from torch._C._profiler import _ExperimentalConfig
+        return _ExperimentalConfig(capture_overload_names=True)
+    except (ImportError, TypeError):
+        return None
+
+
+def is_operator_event(event):
+    namespace, sep, name = event.name.partition("::")
+    return bool(sep) and namespace.isidentifier() and name.isidentifier() and namespace not in ("torch", "autograd")
+
+
+def operator_events(event):
+    """The operator calls made directly under `event`, an event that is no operator call
+    (the recorder's root: through the autograd node's own event; an operator called beside
+    the node, as record_function's own handle in 1.x, is not the node's)."""
+    out = []
+    for child in event.cpu_children:
+        if not is_operator_event(child) and child.name != BACKEND_MARK:
+            out.extend(child for child in child.cpu_children if is_operator_event(child))
+    return out
+
+
+def reaches_backend(event):
+    return any(child.name == BACKEND_MARK or reaches_backend(child) for child in event.cpu_children)
+
+
 @contextlib.contextmanager
 def time_limit(seconds):
     def expired(signum, frame):
@@ -159,19 +194,22 @@ class Recorder:
     """Runs kernels and backward nodes of one worker; results go into `kernels` and
     `backward` ({name: Tally})."""
 
-    def __init__(self, torch, backend, composites, differentiable, seconds=20):
+    def __init__(self, torch, backend, composites, differentiable, seconds=20, kernel_backend=None):
         self.torch = torch
         self.backend = backend
+        self.kernel_backend = kernel_backend  # the Python backend (cpu_backed_device), or None
         self.composites = composites  # {operator: [composite key, ...]}
         self.differentiable = differentiable  # operators with an autograd kernel of their own
         self.seconds = seconds
         self.CallLog = call_log_mode(torch, backend)
         self.kernels, self.backward = {}, {}
+        self.mode_dependent = set()  # backward nodes that call other operators without the mode
         self.source = "schema"
         self.wanted = set(self.composites)
         self.harvested = {}  # per unit: operator -> samples taken from its callers
 
     def logged(self, run, inner=None):
+        """(calls, raised, callee_raised) of `run` under the call-logging mode."""
         log = self.CallLog(self.wanted if inner is not None else ())
         raised = None
         try:
@@ -223,6 +261,12 @@ class Recorder:
                 self.record(callee, callee_args, callee_kwargs, depth + 1)
 
     def record_backward(self, name, func, args, kwargs):
+        """The node `out.sum().backward()` runs for the operator's first output `out` that has
+        one (out[0] mostly: what tests and users call), given what the engine gives it: the gradient of `out` alone
+        (the other outputs' are undefined, None, which some formulas replace by zeros), as
+        SumBackward0 passes it on: ones expanded to out's shape (stride 0; for a 0-dim out,
+        out.backward()'s seed). Called without a TorchDispatchMode where the torch allows
+        (node_calls_without_mode), else under it (then compared by name without it)."""
         torch = self.torch
 
         def leaf(t):
@@ -235,23 +279,91 @@ class Recorder:
         except Exception:  # noqa: BLE001 (no forward on this sample: no backward either)
             return
         outputs = self.backend.tensors(outputs, [])
-        nodes = [o for o in outputs if o.grad_fn is not None]
-        if not nodes:
+        made = [o for o in outputs if o.grad_fn is not None]
+        if not made:
             return
-        node = nodes[0].grad_fn
+        out = made[0]
+        node = out.grad_fn
         grads = [None] * (max(o.output_nr for o in outputs if o.grad_fn is node) + 1)
-        for o in outputs:
-            if o.grad_fn is node:
-                grads[o.output_nr] = torch.ones_like(o)
+        grads[out.output_nr] = torch.ones((), dtype=out.dtype, device=out.device).expand(out.shape)
 
         def run():
             with torch.no_grad():
                 node(*grads)
-        calls, raised, callee_raised = self.logged(run)
+        free = self.node_calls_without_mode(run)
+        if free is not None and free[1] is None:
+            calls, raised, callee_raised = free[0], None, False
+        else:
+            calls, raised, callee_raised = self.logged(run)
+            if free is None and raised is None:
+                self.note_mode_dependence(name, run)
         if raised is not None and "must" in str(raised) and not calls:
             return  # the call convention of the node, not the backward's outcome
         Tally.add(self.backward.setdefault(name, Tally.new()), calls, raised, callee_raised,
                   self.source == "opinfo")
+
+    def node_calls_without_mode(self, run):
+        """(calls, raised) of `run` seen by the profiler, with no TorchDispatchMode (under one,
+        at::isTensorSubclassLike is true and formulas that test it take their
+        composite-compliant path: prod, max, index ... call other operators there): the
+        immediate operator calls that reached a kernel of the backend (each backend kernel
+        marks itself), full overload names. None where the torch's profiler does not name
+        overloads or the backend is not the Python one."""
+        config = profiler_overload_config(self.torch)
+        if config is None or self.kernel_backend is None:
+            return None
+        from torch.autograd import profiler
+        raised = None
+        self.kernel_backend.marker = lambda: profiler.record_function(BACKEND_MARK)
+        try:
+            with time_limit(self.seconds), below_autograd(self.torch):
+                with profiler.profile(experimental_config=config) as prof:
+                    with profiler.record_function(ROOT_MARK):
+                        run()
+        except Timeout:
+            raise
+        except Exception as e:  # noqa: BLE001 (the sample's outcome)
+            raised = e
+        finally:
+            self.kernel_backend.marker = None
+        try:
+            roots = [e for e in prof.function_events if e.name == ROOT_MARK]
+            calls = [e.name + ("." + e.overload_name if e.overload_name else "")
+                     for e in operator_events(roots[0]) if reaches_backend(e)] if roots else None
+        except RecursionError:  # the profiler's own event tree (complex tensors' nodes): not seen here
+            return None
+        if calls is None or isinstance(raised, RecursionError):
+            return None
+        return calls, raised
+
+    def note_mode_dependence(self, name, run):
+        """Where the node's calls were seen under the mode (the profiler names no overloads,
+        or could not see the node: its event tree of complex tensors' nodes overflows):
+        whether the node runs other operators (at any depth, by name) without the
+        call-logging mode than under it, both seen by the profiler (a set over the whole run:
+        1.x's profiler times events to the microsecond, too coarse to tell a call's parent); a
+        node that does, or that the profiler cannot see, is `mode_dependent`. `detach` is left
+        out: the mode's own handling of a node's saved outputs calls it."""
+        with_mode, without = self.operators_run(run, self.CallLog()), self.operators_run(run, None)
+        if with_mode is None or without is None or with_mode != without:
+            self.mode_dependent.add(name)
+
+    def operators_run(self, run, mode):
+        """The names of every operator `run` calls, under `mode` (or none), seen by the
+        profiler; None when it raised."""
+        from torch.autograd import profiler
+        try:
+            with time_limit(self.seconds), below_autograd(self.torch), profiler.profile() as prof:
+                if mode is None:
+                    run()
+                else:
+                    with mode:
+                        run()
+            return {e.name for e in prof.function_events if is_operator_event(e)} - {"aten::detach"}
+        except Timeout:
+            raise
+        except Exception:  # noqa: BLE001 (RecursionError in the profiler's tree included)
+            return None
 
     def backward_seed(self, make_output):
         """What `.backward()` on a scalar output calls to make the gradient seed."""

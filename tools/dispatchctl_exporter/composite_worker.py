@@ -1,6 +1,7 @@
 """One worker process of the composite-call recording (composite_driver.py starts it):
 sets up the backend under test, then records its units and writes one JSON line per unit
-to stdout: {"start": UNIT} before, {"done": UNIT, "kernels": …, "backward": …} after.
+to stdout: {"start": UNIT} before, {"done": UNIT, "kernels": …, "backward": …, "mode_dependent": […]}
+after.
 A unit is "opinfo:INDEX" (an OpInfo of op_db: its samples, matched to the overloads they
 reach) or "schema:OPERATOR" (inputs built from the schema)."""
 
@@ -59,7 +60,8 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
     else:
         device = torch.device("cpu")
     backend = Backend(torch, device)
-    recorder = Recorder(torch, backend, plan["composites"], set(plan["differentiable"]), plan.get("seconds", 20))
+    recorder = Recorder(torch, backend, plan["composites"], set(plan["differentiable"]), plan.get("seconds", 20),
+                        kernel_backend=python_backend_made)
     op_db = import_op_db() if any(u.partition("kinds:")[2].startswith("opinfo:") or u.startswith("opinfo:")
                                   for u in units) else None
     kinds = None  # the kind recorders (composite_kinds.py), made on the first kinds unit
@@ -71,6 +73,7 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
         out.write(json.dumps({"start": unit}) + "\n")
         out.flush()
         recorder.kernels, recorder.backward, recorder.harvested = {}, {}, {}
+        recorder.mode_dependent = set()
         status = "ok"
         kind_tallies = None
         try:
@@ -92,7 +95,8 @@ def run_worker(device_choice, plan, units, out=sys.stdout):
             status = "error: %s: %s" % (type(e).__name__, str(e).split("\n")[0][:200])
         if python_backend_made is not None:
             python_backend_made.forget()
-        done = {"done": unit, "status": status, "kernels": recorder.kernels, "backward": recorder.backward}
+        done = {"done": unit, "status": status, "kernels": recorder.kernels, "backward": recorder.backward,
+                "mode_dependent": sorted(recorder.mode_dependent)}
         if kind_tallies is not None:
             done["kinds"] = kind_tallies
         out.write(json.dumps(done) + "\n")

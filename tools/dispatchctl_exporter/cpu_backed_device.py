@@ -51,6 +51,9 @@ class CpuBackedPrivateUse1:
         self.cpu_of = {}
         self.backend_of = {}
         self.registered = []
+        # While set (a context-manager factory), each kernel here runs inside it: the
+        # recorder's profiler run marks which calls reached this backend's kernels.
+        self.marker = None
 
     def forget(self):
         """Drops the storage pairs (call between operators; tensors made before are dead)."""
@@ -164,6 +167,9 @@ class CpuBackedPrivateUse1:
             kwargs = {k: unwrap_number(v) if k in tensor_names else v for k, v in kwargs.items()}
             cpu_args = [convert(a, given) for a in args]
             cpu_kwargs = {k: convert(v, given) for k, v in kwargs.items()}
+            if backend.marker is not None:
+                with backend.marker():
+                    return back((on_cpu or op)(*cpu_args, **cpu_kwargs), given)
             return back((on_cpu or op)(*cpu_args, **cpu_kwargs), given)
 
         name = op._schema.name.split("::", 1)[1]
