@@ -39,7 +39,7 @@
 
 namespace dispatchctl {
 
-constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '8'};
+constexpr char k_pack_magic[8] = {'D', 'C', 'T', 'L', 'P', 'K', '0', '9'};
 constexpr std::uint32_t k_no_string = 0xFFFFFFFFu;
 
 struct PackHeader {
@@ -121,6 +121,8 @@ struct PackedOperatorCallees {
 struct PackedBackward {
   std::uint32_t op;  // string id
   std::uint32_t first_call, call_count;
+  std::uint8_t flags;  // BackwardNodeFlag: how the recording saw the node
+  std::uint8_t reserved[3];
 };
 
 struct PackedRecordedCall {

@@ -119,7 +119,12 @@ class PackView {
     }
     return {};
   }
-  PackedBackward backward(std::uint32_t i) const { return record<PackedBackward>(backward_, i); }
+  PackedBackward backward(std::uint32_t i) const {
+    const PackedBackward entry = record<PackedBackward>(backward_, i);
+    if (entry.flags & ~(k_backward_every_output_gradient | k_backward_contiguous_gradient | k_backward_mode_dependent))
+      fail("unknown backward node flags");
+    return entry;
+  }
   std::vector<RecordedCall> recorded_calls(std::uint32_t first, std::uint32_t count) const {
     if (std::uint64_t(first) + count > header_.recorded_call_count) fail("recorded calls out of range");
     std::vector<RecordedCall> calls;
@@ -323,7 +328,7 @@ void load_pack(Registry& registry, std::string_view data, const std::string& sou
     const PackedBackward entry = pack.backward(i);
     std::vector<RecordedCall> calls = pack.recorded_calls(entry.first_call, entry.call_count);
     if (entry.op == k_no_string) registry.record_backward_seed(std::move(calls), Registry::Strings::Keep);
-    else registry.record_backward_calls(pack.string(entry.op), std::move(calls), Registry::Strings::Keep);
+    else registry.record_backward_calls(pack.string(entry.op), std::move(calls), Registry::Strings::Keep, entry.flags);
   }
   // The recorded calls' sections, decoded when first asked for (a command that
   // never follows a composite never reads them).

@@ -128,9 +128,10 @@ class PackWriter {
     return {first, static_cast<std::uint32_t>(calls.size())};
   }
 
-  void add_backward(std::uint32_t op, const std::vector<RecordedCall>& calls) {
+  void add_backward(std::uint32_t op, const std::vector<RecordedCall>& calls, std::uint8_t flags = 0) {
     PackedBackward packed{};
     packed.op = op;
+    packed.flags = flags;
     std::tie(packed.first_call, packed.call_count) = add_calls(calls);
     backward_.push_back(packed);
   }
@@ -223,7 +224,7 @@ std::string write_pack(const Registry& registry) {
                 sizeof(PackedFallback) == 8 && sizeof(PackedGeneratedCall) == 12 &&
                 sizeof(PackedOutGradCheck) == 12 && sizeof(PackedCompositeKernel) == 28 &&
                 sizeof(PackedCompositeSection) == 12 && sizeof(PackedOperatorCallees) == 12 &&
-                sizeof(PackedBackward) == 12 && sizeof(PackedRecordedCall) == 8);
+                sizeof(PackedBackward) == 16 && sizeof(PackedRecordedCall) == 8);
   PackWriter writer(registry.catalogue());
   // Names first: their characters lie together, in name order, so the name
   // search of a filtered load touches a few pages, not the whole pack.
@@ -237,7 +238,7 @@ std::string write_pack(const Registry& registry) {
   for (const auto& [name, calls] : registry.all_backward_calls()) backward_ops.push_back(name);
   std::sort(backward_ops.begin(), backward_ops.end());
   for (const std::string_view name : backward_ops)
-    writer.add_backward(writer.string_id(name), *registry.backward_calls(name));
+    writer.add_backward(writer.string_id(name), *registry.backward_calls(name), registry.backward_flags(name));
   if (!registry.backward_seed().empty()) writer.add_backward(k_no_string, registry.backward_seed());
   writer.calls_backend_ = writer.string_id(registry.composite_calls_backend());
   return writer.finish();

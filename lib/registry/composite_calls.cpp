@@ -15,10 +15,11 @@ namespace {
 using json = nlohmann::ordered_json;
 
 const std::vector<std::string_view> k_top_fields = {"format", "version", "release", "recorded", "backend",
-                                                    "kernels", "backward", "backward_seed", "kinds"};
+                                                    "kernels", "backward", "backward_seed", "kinds",
+                                                    "backward_gradients"};
 const std::vector<std::string_view> k_kind_fields = {"key", "tensors", "kernels"};
 const std::vector<std::string_view> k_kernel_fields = {"op", "key", "samples", "calls", "raises"};
-const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls", "raises"};
+const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls", "raises", "mode_dependent"};
 const std::vector<std::string_view> k_call_fields = {"op", "when"};
 const std::vector<std::string_view> k_raises_fields = {"message", "when", "type"};
 
@@ -122,6 +123,14 @@ std::size_t apply_composite_calls(Registry& registry, const json& object, const 
       (void)r.string("tensors", false);
       if (const json* kernels = r.array("kernels")) recorded += read_kernels(registry, *kernels, source, r.at("kernels"), *kind);
     }
+  // What gradients the nodes were given: unstated, every output's, contiguous (the first recordings').
+  std::uint8_t gradient_flags = k_backward_flags_unstated;
+  if (const auto gradients = top.string("backward_gradients", false)) {
+    if (*gradients == "first_output_expanded") gradient_flags = 0;
+    else if (*gradients != "every_output")
+      top.fail(top.at("backward_gradients"), "'" + *gradients + "' is not a way of giving gradients; use "
+                                              "\"first_output_expanded\" or \"every_output\"");
+  }
   if (const json* backward = top.array("backward"))
     for (std::size_t i = 0; i < backward->size(); ++i) {
       const ObjectReader r((*backward)[i], source, top.at("backward") + "/" + std::to_string(i), k_backward_fields);
@@ -129,7 +138,10 @@ std::size_t apply_composite_calls(Registry& registry, const json& object, const 
       check_op_name(r, op_name);
       (void)read_samples(r);
       const json* list = r.get("calls");
-      registry.record_backward_calls(op_name, list ? read_calls(*list, source, r.at("calls")) : std::vector<RecordedCall>{});
+      const std::uint8_t flags = gradient_flags | (r.boolean("mode_dependent").value_or(false)
+                                                       ? k_backward_mode_dependent : 0);
+      registry.record_backward_calls(op_name, list ? read_calls(*list, source, r.at("calls")) : std::vector<RecordedCall>{},
+                                     Registry::Strings::Copy, flags);
     }
   if (const json* seed = top.get("backward_seed"))
     registry.record_backward_seed(read_calls(*seed, source, top.at("backward_seed")));
@@ -173,10 +185,18 @@ json composite_calls_json(const Registry& registry) {
     return kernels;
   };
   out["kernels"] = kernels_of({});
+  // One way of giving gradients per file: entries recorded otherwise (another
+  // source's) are written as recorded the old way, which takes fewer calls as certain.
   json backward = json::array();
+  bool all_first_output = true;
   for (const auto& [name, calls] : registry.all_backward_calls())
+    all_first_output = all_first_output && !(registry.backward_flags(name) & k_backward_flags_unstated);
+  for (const auto& [name, calls] : registry.all_backward_calls()) {
     backward.push_back({{"op", std::string(name)}, {"samples", 1}, {"calls", calls_json(calls)}});
+    if (registry.backward_flags(name) & k_backward_mode_dependent) backward.back()["mode_dependent"] = true;
+  }
   out["backward"] = std::move(backward);
+  out["backward_gradients"] = all_first_output ? "first_output_expanded" : "every_output";
   out["backward_seed"] = calls_json(registry.backward_seed());
   if (!registry.composite_call_kinds().empty()) {
     json kinds = json::array();

@@ -25,6 +25,25 @@ struct RecordedCall {
   CallWhen when = CallWhen::Always;
 };
 
+// How the recording saw one backward node's calls (docs/composite-calls.md,
+// `backward_gradients` and an entry's `mode_dependent`): each flag a way the
+// recorded call differs from the engine's, so some calls are not certain.
+enum BackwardNodeFlag : std::uint8_t {
+  // Given every output's gradient: the engine gives only the used output's
+  // (undefined for the rest, which some formulas replace by zeros).
+  k_backward_every_output_gradient = 1,
+  // Given a contiguous gradient: after out.sum() the engine's is expanded
+  // (stride 0), and a formula whose path depends on strides calls others.
+  k_backward_contiguous_gradient = 2,
+  // Seen under a TorchDispatchMode, and without it the node calls other
+  // operators (at::isTensorSubclassLike is true under a mode).
+  k_backward_mode_dependent = 4,
+};
+// The flags of a recording without `backward_gradients` (and of a manifest's
+// own entries): every output's gradient, contiguous.
+inline constexpr std::uint8_t k_backward_flags_unstated =
+    k_backward_every_output_gradient | k_backward_contiguous_gradient;
+
 // One kernel's recorded calls (Registry::composite_calls).
 struct CompositeCalls {
   std::vector<RecordedCall> calls;  // immediate callees, in order of first call

@@ -195,9 +195,18 @@ void Registry::for_each_decoded_call(const std::function<void(const RecordedCall
     for (const RecordedCall& c : calls.calls) visit(c);
 }
 
-void Registry::record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls, Strings strings) {
+void Registry::record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls, Strings strings,
+                                     std::uint8_t flags) {
   for (auto& c : calls) c.op = kept(c.op, strings);
-  backward_calls_[kept(op_name, strings)] = std::move(calls);
+  const std::string_view name = kept(op_name, strings);
+  backward_calls_[name] = std::move(calls);
+  if (flags) backward_flags_[name] = flags;
+  else backward_flags_.erase(name);
+}
+
+std::uint8_t Registry::backward_flags(std::string_view op_name) const {
+  const auto it = backward_flags_.find(op_name);
+  return it == backward_flags_.end() ? 0 : it->second;
 }
 
 const std::vector<RecordedCall>* Registry::backward_calls(std::string_view op_name) const {
@@ -229,7 +238,8 @@ void Registry::impl_carried(const Registry& from, const Kernel& was, std::string
 
 void Registry::carry_registry_tables(const Registry& from) {
   if (from.out_grad_checks_known()) mark_out_grad_checks_known();
-  for (const auto& [name, calls] : from.backward_calls_) record_backward_calls(name, calls);
+  for (const auto& [name, calls] : from.backward_calls_)
+    record_backward_calls(name, calls, Strings::Copy, from.backward_flags(name));
   if (!from.backward_seed_.empty()) record_backward_seed(from.backward_seed_);
   composite_calls_backend_ = from.composite_calls_backend_;
 }

@@ -323,10 +323,12 @@ class Registry {
   // were loaded by its loader (builtin/pack.h).
   void for_each_decoded_call(const std::function<void(const RecordedCall&)>& visit) const;
   // What an operator's backward calls (by operator name), and the gradient
-  // seed a `.backward()` makes; nullptr / empty: not recorded.
+  // seed a `.backward()` makes; nullptr / empty: not recorded. `flags`:
+  // BackwardNodeFlag, how the recording saw the node (0 when not recorded).
   void record_backward_calls(std::string_view op_name, std::vector<RecordedCall> calls,
-                             Strings strings = Strings::Copy);
+                             Strings strings = Strings::Copy, std::uint8_t flags = k_backward_flags_unstated);
   const std::vector<RecordedCall>* backward_calls(std::string_view op_name) const;
+  std::uint8_t backward_flags(std::string_view op_name) const;
   const std::unordered_map<std::string_view, std::vector<RecordedCall>>& all_backward_calls() const {
     return backward_calls_;
   }
@@ -386,6 +388,7 @@ class Registry {
   void decode_deferred(std::optional<Key> kind) const;  // that section, if still deferred
   void decode_all_deferred() const;  // filling the mutable maps: the accessors are const
   std::unordered_map<std::string_view, std::vector<RecordedCall>> backward_calls_;  // names kept in pool_
+  std::unordered_map<std::string_view, std::uint8_t> backward_flags_;  // BackwardNodeFlag; absent: 0
   std::vector<RecordedCall> backward_seed_;
   std::string composite_calls_backend_ = "PrivateUse1";
 };

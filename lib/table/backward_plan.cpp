@@ -18,16 +18,6 @@ std::string_view backward_phase_id(BackwardPhase phase) {
 
 namespace {
 
-// The recorder calls a node under a TorchDispatchMode, which makes every
-// tensor "subclass-like" (ATen/TensorSubclassLikeUtils.h). Most formulas
-// that test it only swap an in-place call for its out-of-place twin (the
-// same out= kernel below); these take a different path altogether
-// (FunctionsManual.cpp evenly_distribute_backward, per derivatives.yaml:
-// item(), new_zeros and masked_fill_ outside a mode), so what the recording
-// saw them call is not what the engine's call does.
-constexpr std::string_view k_mode_dependent_formulas[] = {"aten::max", "aten::min", "aten::median",
-                                                          "aten::nanmedian"};
-
 // A step in a sentence about one of its calls.
 std::string step_name(const BackwardStep& step) {
   switch (step.phase) {
@@ -56,16 +46,19 @@ BackwardStep node_step(const Registry& registry, std::string_view op, BackwardPh
   } else {
     step.recorded = false;
   }
-  if (outputs > 1) {
+  // How the recording saw the node (release data: backward_gradients, mode_dependent).
+  const std::uint8_t flags = registry.backward_flags(op);
+  step.contiguous_gradient = flags & k_backward_contiguous_gradient;
+  if (outputs > 1 && (flags & k_backward_every_output_gradient)) {
     step.calls_certain = false;
-    step.uncertain = "a multi-output operator: the engine gives the node only the first output's gradient";
+    step.uncertain = "a multi-output operator: the recording gave its node every output's gradient, the engine "
+                     "gives only the first output's";
   }
-  for (const std::string_view formula : k_mode_dependent_formulas)
-    if (formula == op) {
-      step.calls_certain = false;
-      step.uncertain = "its formula tests whether a tensor is subclass-like, which the recording's "
-                       "TorchDispatchMode made true: the engine's call takes another path";
-    }
+  if (flags & k_backward_mode_dependent) {
+    step.calls_certain = false;
+    step.uncertain = "its formula tests whether a tensor is subclass-like, which the recording's "
+                     "TorchDispatchMode made true: the engine's call takes another path";
+  }
   return step;
 }
 
@@ -115,7 +108,8 @@ std::optional<BackwardPlan> backward_plan(const Registry& registry, const Operat
                           {{std::string(k_backward_sum_operator), CallWhen::Always}},
                           true,
                           true,
-                          ""});
+                          "",
+                          false});
   }
   BackwardStep seed;
   seed.phase = BackwardPhase::Seed;
@@ -155,7 +149,7 @@ BackwardVerdict conclude_backward(const BackwardPlan& plan, const EvaluateBackwa
     if (step.phase == BackwardPhase::Seed)
       before.push_back("the output is complex: Python's _make_grads raises \"grad can be implicitly created only for "
                        "real scalar outputs but got torch.complex64\" before the seed");
-    if (step.phase == BackwardPhase::Node && plan.form == BackwardForm::Sum)
+    if (step.phase == BackwardPhase::Node && plan.form == BackwardForm::Sum && step.contiguous_gradient)
       before.push_back("the gradient SumBackward0 passes on is an expanded view (the recording gave the node a "
                        "contiguous one): a formula whose path depends on strides calls other operators first");
     if (!step.recorded) {

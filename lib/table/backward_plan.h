@@ -13,9 +13,10 @@
 // AccumulateGrad on the leaves. What the recording has no data for is said,
 // never guessed: an operator without a node of its own (a
 // CompositeImplicitAutograd one: its graph is its callees' nodes), the
-// engine's AccumulateGrad and the gradient layout checks (not recorded), the
-// other outputs' gradients of a multi-output operator (the recording gave
-// the node every output's gradient, the engine only the first one's).
+// engine's AccumulateGrad and the gradient layout checks (not recorded), and
+// where the recording says it saw a node otherwise than the engine runs it
+// (BackwardNodeFlag: every output's gradient, a contiguous one, a formula
+// the recording's TorchDispatchMode sent another way).
 #pragma once
 
 #include <functional>
@@ -50,6 +51,9 @@ struct BackwardStep {
   // output's; a formula whose path the recording's mode changed).
   bool calls_certain = true;
   std::string uncertain;
+  // The recording gave the node a contiguous gradient where after out.sum()
+  // the engine gives an expanded one (a raise after it: error_caveat).
+  bool contiguous_gradient = false;
 };
 
 struct BackwardPlan {

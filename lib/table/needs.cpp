@@ -67,7 +67,8 @@ class NeedsWalk {
   // The operators the backward of `op` at `k` needs beyond `forward`; nullopt: not recorded.
   std::optional<Leaves> backward(const Operator& op, Key k, const Leaves& forward) {
     const auto* calls = registry_.backward_calls(op.name);
-    if (!calls) return std::nullopt;
+    // A node the recording's mode sent another way: what the engine's call needs is not known.
+    if (!calls || (registry_.backward_flags(op.name) & k_backward_mode_dependent)) return std::nullopt;
     Leaves out;
     auto add = [&](const RecordedCall& c) {
       if (const Operator* callee = registry_.find(c.op); callee && c.when == CallWhen::Always) {

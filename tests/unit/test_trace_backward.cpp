@@ -153,3 +153,51 @@ TEST_CASE("trace --backward: no backward runs after a forward that raises") {
   CHECK(b.start == BackwardTrace::Start::ForwardRaises);
   CHECK(b.steps.empty());
 }
+
+namespace {
+
+BackwardTrace backward_of(const Registry& reg, const std::string& name, BackwardForm form) {
+  const Operator& op = *reg.find(name);
+  CallOptions options;
+  options.tensors = {"privateuse1:leaf"};
+  const CallSetup setup = make_call_setup(reg.catalogue(), options);
+  return trace_backward(reg, op, setup, trace_call(reg, op, setup), form);
+}
+
+// A recording (docs/composite-calls.md) whose only node is `op`'s, calling mul.Tensor on every input.
+std::string node_calling_mul(const std::string& op, const std::string& file_fields, const std::string& entry_fields) {
+  return R"(, "composite_calls": {"format": "dispatchctl-composite-calls", "version": 1, "release": "2.14.1")" +
+         file_fields + R"(, "backward": [{"op": ")" + op + R"(", "samples": 4)" + entry_fields +
+         R"(, "calls": [{"op": "aten::mul.Tensor", "when": "always"}]}]})";
+}
+
+}  // namespace
+
+TEST_CASE("trace --backward: a multi-output node's calls are certain only when it was given the first output's "
+          "gradient alone") {
+  // max.dim returns (values, indices); the backend has max.dim itself but not mul.out.
+  const std::vector<std::string> ops = {"aten::max.dim", "aten::fill_.Scalar", "aten::sum.IntList_out",
+                                        "aten::as_strided"};
+  const auto engine_like =
+      backend(ops, node_calling_mul("aten::max.dim", R"(, "backward_gradients": "first_output_expanded")", ""));
+  const BackwardTrace raised = backward_of(*engine_like, "aten::max.dim", BackwardForm::Sum);
+  check_raises(raised, "aten::mul.out", BackwardPhase::Node);
+  // The gradient was the expanded one out.sum() hands on: no caveat for it.
+  CHECK(raised.verdict.error_caveat.find("expanded view") == std::string::npos);
+  // Recorded the first way (ones for every output, contiguous): no call of the node is certain.
+  const auto every_output = backend(ops, node_calling_mul("aten::max.dim", "", ""));
+  const BackwardTrace assumed = backward_of(*every_output, "aten::max.dim", BackwardForm::Sum);
+  check_returns(assumed);
+  CHECK_FALSE(assumed.steps.back().step.calls_certain);
+}
+
+TEST_CASE("trace --backward: a node the recording marks mode_dependent has no certain call") {
+  const std::vector<std::string> ops = {"aten::neg", "aten::fill_.Scalar", "aten::sum.IntList_out", "aten::as_strided"};
+  const std::string first_output = R"(, "backward_gradients": "first_output_expanded")";
+  check_raises(neg_backward(*backend(ops, node_calling_mul("aten::neg", first_output, "")), BackwardForm::Seed),
+               "aten::mul.out", BackwardPhase::Node);
+  const auto marked = backend(ops, node_calling_mul("aten::neg", first_output, R"(, "mode_dependent": true)"));
+  const BackwardTrace b = neg_backward(*marked, BackwardForm::Seed);
+  check_returns(b);
+  CHECK(b.steps.back().step.uncertain.find("subclass-like") != std::string::npos);
+}
