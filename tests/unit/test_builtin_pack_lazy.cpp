@@ -145,3 +145,41 @@ TEST_CASE("pack: calls recorded after a pack's load replace the pack's, as when 
   CHECK(registry.composite_calls(*kernel)->samples == 7);
   CHECK(decoded_calls(registry) > 1);  // the pack's other sections were decoded first
 }
+
+TEST_CASE("pack: each built-in release's backward nodes are the recording file's, with how it saw them") {
+  int releases = 0;
+  for (const BuiltinRegistry& builtin : builtin_registries()) {
+    const auto recording = recording_of(builtin.version);
+    if (!recording || !recording->contains("backward")) continue;
+    ++releases;
+    CAPTURE(builtin.version);
+    Registry registry(*builtin_catalogue(builtin.version), std::string(builtin.release));
+    load_pack(registry, builtin.pack, "builtin:" + std::string(builtin.version));
+    // docs/composite-calls.md: absent, the nodes got every output's gradient, contiguous.
+    const bool engine_gradients = recording->value("backward_gradients", "every_output") == "first_output_expanded";
+    std::size_t marked = 0;
+    for (const json& entry : (*recording)["backward"]) {
+      const std::string op = entry["op"].get<std::string>();
+      INFO(op);
+      const auto* calls = registry.backward_calls(op);
+      REQUIRE(calls);
+      const json list = entry.value("calls", json::array());
+      REQUIRE(calls->size() == list.size());
+      for (std::size_t i = 0; i < list.size(); ++i) CHECK(std::string((*calls)[i].op) == list[i]["op"].get<std::string>());
+      const std::uint8_t flags = registry.backward_flags(op);
+      const bool every_output = flags & k_backward_every_output_gradient;
+      const bool contiguous = flags & k_backward_contiguous_gradient;
+      const bool mode_dependent = flags & k_backward_mode_dependent;
+      CHECK(every_output == !engine_gradients);
+      CHECK(contiguous == !engine_gradients);
+      CHECK(mode_dependent == entry.value("mode_dependent", false));
+      marked += entry.value("mode_dependent", false);
+    }
+    // 1.13.1's recording under the mode marks the formulas that test isTensorSubclassLike (max among them).
+    if (builtin.version == std::string_view("1.13.1")) {
+      CHECK(marked >= 4);
+      CHECK((registry.backward_flags("aten::max") & k_backward_mode_dependent) != 0);
+    }
+  }
+  CHECK(releases >= 3);
+}
