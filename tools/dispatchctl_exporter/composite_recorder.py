@@ -205,7 +205,10 @@ class Recorder:
         self.kernels, self.backward = {}, {}
         self.mode_dependent = set()  # backward nodes that call other operators without the mode
         self.source = "schema"
-        self.wanted = set(self.composites)
+        # Callees whose arguments are samples of their own: composites, and differentiable
+        # operators for their backward (upsample_nearest1d, reached through the
+        # CompositeImplicitAutograd upsample_nearest1d.vec, which no OpInfo calls directly).
+        self.wanted = set(self.composites) | set(self.differentiable)
         self.harvested = {}  # per unit: operator -> samples taken from its callers
 
     def logged(self, run, inner=None):
@@ -237,8 +240,8 @@ class Recorder:
 
     def record(self, func, args, kwargs, depth=0):
         """Runs every composite kernel of `func` (an OpOverload) and its backward on one
-        sample; then, down to HARVEST_DEPTH, the composite callees on the arguments the
-        kernel gave them (conv2d's samples reach convolution, _convolution and
+        sample; then, down to HARVEST_DEPTH, the composite and differentiable callees on the
+        arguments the kernel gave them (conv2d's samples reach convolution, _convolution and
         convolution_overrideable), up to HARVEST_SAMPLES per operator and unit."""
         name = overload_name(func)
         if self.elsewhere(args, kwargs) or not self.backend.sample_on_backend(args, kwargs):
