@@ -141,15 +141,18 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "overload name",
        "delete the new overload, or give it a signature of its own (another argument list)"},
       {"lone-out", "native_function_generation.py add_generated_native_functions",
-       "an out= operator without a functional, in-place or mutable variant", "declare the functional variant too"},
+       "an out= operator without a functional, in-place or mutable variant (unless CompositeImplicitAutograd, a manual "
+       "binding or a view)",
+       "declare the functional variant too"},
       {"no-out-variant", "native_function_generation.py add_generated_native_functions",
        "a new operator torchgen would give an out= variant that returns no tensor (`-> bool`, `-> int`, `-> ()`)",
        "return a Tensor, or make the operator CompositeImplicitAutograd (no dispatch table)"},
       {"ungrouped-mutable", "gen_functionalization_type.py gen_functionalization_definition (torchgen.gen)",
-       "an in-place, out= or mutable operator torchgen cannot group with a functional and an out= variant of the "
-       "same signature (e.g. a default that differs from the functional's), without a CompositeImplicitAutograd "
-       "kernel",
-       "give it exactly the functional's arguments and defaults (in-place: `Tensor(a!) self`), so it groups"},
+       "an in-place, out= or mutable operator outside every group of a functional and an out= variant (a new "
+       "in-place operator alone, or one whose default differs from its functional's) and outside every view group, "
+       "without a CompositeImplicitAutograd kernel or a place in MUTABLE_OPS_NOT_USING_FUNCTIONALIZATION",
+       "add `autogen: NAME, NAME.out` (the variants torchgen then generates, named in the finding), or give it exactly "
+       "the functional's arguments and defaults (in-place: `Tensor(a!) self`), so it groups"},
       {"structured-no-functional", "model.py NativeFunction.validate_unstructured",
        "`structured: True` on an out= operator without a functional variant",
        "declare the functional variant with `structured_delegate:` pointing here"},
@@ -168,7 +171,8 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "declares)",
        "list in autogen: exactly the variants the YAML does not declare"},
       {"view-without-copy", "model.py NativeFunctionsViewGroup.__post_init__",
-       "a new view operator (not CompositeImplicitAutograd) without its NAME_copy operator",
+       "a new view operator (not CompositeImplicitAutograd) without its NAME_copy operator of exactly its arguments, "
+       "defaults and returns",
        "add the NAME_copy operator (tag view_copy) or make the view CompositeImplicitAutograd"},
       {"view-copy-tag", "model.py NativeFunctionsViewGroup.__post_init__",
        "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},

@@ -213,10 +213,13 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
     check_function(f, rules, out);
   }
   check_api(model, rules, out);  // FunctionSchema's and the C++ API's: before the groups, as torchgen.gen
-  check_groups(model, rules, out);
-  check_views(model, rules, out);
+  const ViewGroups views(model, rules);
+  std::vector<Refusal> functionalization;
+  check_groups(model, rules, views, out, functionalization);
+  check_views(model, rules, views, out);
   check_derivatives(model, rules, out);
   check_more(model, rules, out);
+  out.insert(out.end(), functionalization.begin(), functionalization.end());
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
   check_autograd(model, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {

@@ -1,8 +1,10 @@
 // Shared by refusals.cpp and refusals_groups.cpp (not part of the interface).
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "torchgen/model.h"
@@ -13,10 +15,37 @@ namespace dispatchctl::torchgen {
 std::string_view kind_fix(std::string_view id);
 Refusal make_refusal(const NativeFunction& f, std::string_view id, std::string reason);
 
-// NativeFunctionsGroup / lone out= / structured without a functional variant.
-void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
-// NativeFunctionsViewGroup: view operators and their _copy variants.
-void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+
+// gen.py get_grouped_by_view_native_functions: operators bucketed by
+// view_signature; a bucket with a view operator (aliasing, not in-place) is a
+// NativeFunctionsViewGroup of it, its in-place view and the bucket's
+// functional (its _copy); an in-place view without its view stays alone
+// (refusals_views.cpp).
+class ViewGroups {
+ public:
+  ViewGroups(const TorchgenModel& model, const ReleaseRules& rules);
+  bool is_view(const NativeFunction& f) const;  // ViewSchemaKind.aliasing
+  // The view's view_copy: the functional of its bucket (nullptr: none).
+  const NativeFunction* copy_of(const NativeFunction& view) const;
+  // In some view group and writing an argument (a view, an in-place view with its view).
+  bool holds_modifying(const NativeFunction& f) const;
+
+ private:
+  const ReleaseRules& rules_;
+  std::set<std::string> with_view_;
+  std::unordered_map<std::string, const NativeFunction*> functional_;
+};
+
+// NativeFunctionsGroup / lone out= / structured without a functional variant;
+// into `functionalization`, what RegisterFunctionalization refuses (mutating
+// operators outside every group), which torchgen.gen writes after the C++ API
+// and its other asserts.
+void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
+                  std::vector<Refusal>& out, std::vector<Refusal>& functionalization);
+// NativeFunctionsViewGroup: view operators and their _copy variants (paired by
+// view_signature), their functionalization kernels.
+void check_views(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
+                 std::vector<Refusal>& out);
 // tools/autograd: derivatives.yaml against the operators.
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).

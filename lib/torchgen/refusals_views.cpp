@@ -1,0 +1,112 @@
+// View operators as torchgen 2.14.1 groups and generates them:
+//   model.py NativeFunctionsViewGroup.__post_init__ (a view's _copy, paired
+//     by view_signature, with the view_copy tag);
+//   gen_functionalization_type.py (torchgen.gen past a dry run): the view's
+//     functionalization kernel (assert_view_op_properties) and the composite
+//     _copy kernel (one Tensor or Tensor[] return);
+// Each reported at the entry to edit: the view, or its _copy.
+#include <algorithm>
+#include <unordered_map>
+
+#include "torchgen/refusals_detail.h"
+
+namespace dispatchctl::torchgen {
+
+ViewGroups::ViewGroups(const TorchgenModel& model, const ReleaseRules& rules) : rules_(rules) {
+  for (const NativeFunction& f : model.functions) {
+    if (is_view(f)) {
+      with_view_.insert(torchgen_text(view_signature(f.func)));
+      continue;
+    }
+    // Only a functional whose view_signature renames it can share a view's
+    // (one of the view's own name would be a duplicate signature first).
+    const std::string base = base_name(f.func).base;
+    if ((base.ends_with("_copy") || base.ends_with("_scatter")) && schema_kind(f.func) == SchemaKind::Functional &&
+        !f.is_view_op(rules.inplace_view_not_views))
+      functional_.emplace(torchgen_text(view_signature(f.func)), &f);
+  }
+}
+
+bool ViewGroups::is_view(const NativeFunction& f) const {
+  return f.is_view_op(rules_.inplace_view_not_views) && !base_name(f.func).inplace;
+}
+
+const NativeFunction* ViewGroups::copy_of(const NativeFunction& view) const {
+  const auto it = functional_.find(torchgen_text(view_signature(view.func)));
+  return it == functional_.end() ? nullptr : it->second;
+}
+
+bool ViewGroups::holds_modifying(const NativeFunction& f) const {
+  return f.is_view_op(rules_.inplace_view_not_views) &&
+         (!base_name(f.func).inplace || with_view_.count(torchgen_text(view_signature(f.func))));
+}
+
+namespace {
+
+// gets_generated_view_copy: views other than CompositeImplicitAutograd ones,
+// in-place views and those whose name ends in an exempt suffix (_inverse).
+bool gets_generated_view_copy(const NativeFunction& f, const ReleaseRules& rules) {
+  if (f.has_cia() || f.tags.count("inplace_view")) return false;
+  const std::string base = base_name(f.func).base;
+  return std::none_of(rules.view_copy_exempt_suffixes.begin(), rules.view_copy_exempt_suffixes.end(),
+                      [&](const std::string& s) { return base.ends_with(s); });
+}
+
+std::string copy_name(const NativeFunction& view) {
+  return base_name(view.func).base + "_copy" + (view.func.overload_name.empty() ? "" : "." + view.func.overload_name);
+}
+
+// A non-composite view's functionalization kernel and _copy kernel, in the
+// order torchgen.gen writes them: the first refusal, if any.
+std::optional<std::string> functionalization_refusal(const NativeFunction& f) {
+  const auto aliasing = std::count_if(f.func.arguments.begin(), f.func.arguments.end(),
+                                      [](const SchemaArgument& a) { return !a.alias.empty() && !a.is_write(); });
+  if (aliasing > 1)
+    return "In the functionalization codegen, we expect the first argument of every view operator to alias the "
+           "output. View operators with multiple aliasing inputs aren't supported yet. Found an operator that "
+           "doesn't satisfy this constraint";
+  if (f.func.returns.size() != 1)
+    return "Expected 1 return, got " + std::to_string(f.func.returns.size()) +
+           " (a view's functionalization writes one output: return a Tensor(a)[] list)";
+  return std::nullopt;
+}
+
+}  // namespace
+
+void check_views(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& groups,
+                 std::vector<Refusal>& out) {
+  std::unordered_map<std::string, const NativeFunction*> by_name;
+  for (const auto& f : model.functions) by_name[f.name()] = &f;
+  for (const auto& f : model.functions) {
+    if (f.generated || !groups.is_view(f) || f.tags.count("inplace_view")) continue;
+    const NativeFunction* copy = groups.copy_of(f);
+    if (!copy && gets_generated_view_copy(f, rules)) {
+      const std::string name = copy_name(f);
+      const bool declared = by_name.count(name) != 0;
+      Refusal r = make_refusal(f, "view-without-copy",
+                               f.name() + " appears to be a new operator that aliases its inputs. The codegen "
+                                          "expects you to add a corresponding operator to native_functions.yaml: " +
+                                   name + (declared ? " (" + name + " is declared, but the codegen pairs a view with "
+                                                      "its _copy by signature, and its arguments or defaults differ)"
+                                                    : ""));
+      if (declared)
+        r.fix = "give " + name + " exactly " + f.name() + "'s arguments, defaults and returns (without the alias "
+                "annotations)";
+      out.push_back(std::move(r));
+      continue;
+    }
+    if (copy && !copy->tags.count("view_copy"))
+      out.push_back(make_refusal(*copy, "view-copy-tag",
+                                 copy->name() + " appears to be a view_copy operator. The codegen expects view_copy "
+                                                "operators to be annotated with the 'view_copy' tag"));
+    if (!f.has_cia()) {
+      if (!copy)
+        out.push_back(make_refusal(f, "view-without-copy", "Expected view_copy to be non-None: " + f.name() +
+                                                               " has no " + copy_name(f) + " operator"));
+      else if (auto reason = functionalization_refusal(f))
+        out.push_back(make_refusal(f, "view-functionalization", *reason));
+    }
+  }
+}
+
+}  // namespace dispatchctl::torchgen
