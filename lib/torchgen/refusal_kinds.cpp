@@ -178,8 +178,11 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},
       // derivatives.yaml: tools/autograd's loading and differentiability matching.
       {"view-functionalization", "gen_functionalization_type.py (torchgen.gen)",
-       "a view operator (not CompositeImplicitAutograd) with several aliasing inputs or several returns",
-       "let only the first argument alias the output (`Tensor(a) self`), and return one Tensor(a) or one Tensor(a)[]"},
+       "a view operator (not CompositeImplicitAutograd) whose first argument is no aliased Tensor, with another "
+       "aliasing input, an argument type its functionalization cannot keep (`Scalar`, `SymInt?[]`) or several returns",
+       "let only the first argument alias the output (`Tensor(a) self`), take the other arguments as int, SymInt, "
+       "bool, their lists or optionals (not `Scalar`, `SymInt?[]`), and return one Tensor(a) or one Tensor(a)[]; or "
+       "make the view CompositeImplicitAutograd"},
       {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
        "a derivatives.yaml entry whose schema matches no operator",
        "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},

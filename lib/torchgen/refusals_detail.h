@@ -42,8 +42,8 @@ class ViewGroups {
 // and its other asserts.
 void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
                   std::vector<Refusal>& out, std::vector<Refusal>& functionalization);
-// NativeFunctionsViewGroup: view operators and their _copy variants (paired by
-// view_signature), their functionalization kernels.
+// NativeFunctionsViewGroup: view operators and their _copy variants, their
+// functionalization kernels and ViewMeta, the composite _copy kernels.
 void check_views(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
                  std::vector<Refusal>& out);
 // tools/autograd: derivatives.yaml against the operators.

@@ -2,8 +2,9 @@
 //   model.py NativeFunctionsViewGroup.__post_init__ (a view's _copy, paired
 //     by view_signature, with the view_copy tag);
 //   gen_functionalization_type.py (torchgen.gen past a dry run): the view's
-//     functionalization kernel (assert_view_op_properties) and the composite
-//     _copy kernel (one Tensor or Tensor[] return);
+//     functionalization kernel (assert_view_op_properties, the SymInt checks
+//     of its ViewMeta), the ViewMeta class (its arguments kept by value) and
+//     the composite _copy kernel (one Tensor or Tensor[] return);
 // Each reported at the entry to edit: the view, or its _copy.
 #include <algorithm>
 #include <unordered_map>
@@ -56,15 +57,30 @@ std::string copy_name(const NativeFunction& view) {
   return base_name(view.func).base + "_copy" + (view.func.overload_name.empty() ? "" : "." + view.func.overload_name);
 }
 
-// A non-composite view's functionalization kernel and _copy kernel, in the
-// order torchgen.gen writes them: the first refusal, if any.
-std::optional<std::string> functionalization_refusal(const NativeFunction& f) {
-  const auto aliasing = std::count_if(f.func.arguments.begin(), f.func.arguments.end(),
-                                      [](const SchemaArgument& a) { return !a.alias.empty() && !a.is_write(); });
-  if (aliasing > 1)
+// A non-composite view's functionalization kernel, ViewMeta and _copy kernel,
+// in the order torchgen.gen writes them (RegisterFunctionalization.cpp,
+// ViewMetaClasses.h, CompositeViewCopyKernels.cpp): the first refusal, if any.
+std::optional<std::string> functionalization_refusal(const NativeFunction& f, const ReleaseRules& rules) {
+  std::vector<const SchemaArgument*> args;  // flat_non_out
+  for (const auto& a : f.func.arguments)
+    if (!is_out_argument(a)) args.push_back(&a);
+  if (args.empty() || type_text(args.front()->type) != "Tensor")
+    return "In the functionalization codegen, we expect the first argument of every view operator to be a tensor, "
+           "but found an argument of type " + (args.empty() ? std::string("(none)") : type_text(*args.front())) +
+           " for operator: " + f.name();
+  if (args.front()->alias.empty() ||
+      std::any_of(args.begin() + 1, args.end(), [](const SchemaArgument* a) { return !a->alias.empty(); }))
     return "In the functionalization codegen, we expect the first argument of every view operator to alias the "
            "output. View operators with multiple aliasing inputs aren't supported yet. Found an operator that "
            "doesn't satisfy this constraint";
+  for (const auto* a : args)
+    if (rules.view_symint_check_unsupported_types.count(type_text(a->type)))
+      return "unsupported type for has_symbolic_values check. It should be a SymInt or a collection of those. Got: " +
+             type_text(a->type) + " (argument " + a->name + " of the view " + f.name() + ")";
+  for (const auto* a : args)
+    if (rules.view_meta_unsupported_types.count(type_text(a->type)))
+      return "Failed to synthesize the expression \"" + type_text(a->type) + " " + a->name + "\" (" + f.name() +
+             "'s ViewMeta keeps its arguments by value, and the codegen cannot convert this type)";
   if (f.func.returns.size() != 1)
     return "Expected 1 return, got " + std::to_string(f.func.returns.size()) +
            " (a view's functionalization writes one output: return a Tensor(a)[] list)";
@@ -103,7 +119,7 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, const Vi
       if (!copy)
         out.push_back(make_refusal(f, "view-without-copy", "Expected view_copy to be non-None: " + f.name() +
                                                                " has no " + copy_name(f) + " operator"));
-      else if (auto reason = functionalization_refusal(f))
+      else if (auto reason = functionalization_refusal(f, rules))
         out.push_back(make_refusal(f, "view-functionalization", *reason));
     }
   }

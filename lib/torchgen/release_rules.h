@@ -58,6 +58,13 @@ struct ReleaseRules {
   // Operators the RegisterSchema.cpp template defines by hand (get_gradients).
   std::set<std::string> schema_template_ops;
 
+  // A non-composite view operator's argument types torchgen.gen cannot
+  // generate its functionalization for: the SymInt check of its kernel
+  // (emit_expr_has_symbolic_values raises) and its ViewMeta class (keeps the
+  // arguments by value; translate cannot convert). Schema spelling; empty
+  // where not recorded (not checked).
+  std::set<std::string> view_symint_check_unsupported_types;
+  std::set<std::string> view_meta_unsupported_types;
   // Refusals (torchgen/refusals.h). View ops whose base name ends so get no
   // generated _copy variant (gets_generated_view_copy: "_inverse" in 2.x).
   std::set<std::string> view_copy_exempt_suffixes;
