@@ -183,6 +183,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "let only the first argument alias the output (`Tensor(a) self`), take the other arguments as int, SymInt, "
        "bool, their lists or optionals (not `Scalar`, `SymInt?[]`), and return one Tensor(a) or one Tensor(a)[]; or "
        "make the view CompositeImplicitAutograd"},
+      {"view-copy-kernel", "gen_functionalization_type.py GenCompositeViewCopyKernel (torchgen.gen)",
+       "a view's NAME_copy operator without a CompositeExplicitAutogradNonFunctional kernel",
+       "give the _copy operator its kernel at `CompositeExplicitAutogradNonFunctional:` (as every view_copy operator "
+       "has), not CompositeExplicitAutograd"},
       {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
        "a derivatives.yaml entry whose schema matches no operator",
        "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},

@@ -4,7 +4,8 @@
 //   gen_functionalization_type.py (torchgen.gen past a dry run): the view's
 //     functionalization kernel (assert_view_op_properties, the SymInt checks
 //     of its ViewMeta), the ViewMeta class (its arguments kept by value) and
-//     the composite _copy kernel (one Tensor or Tensor[] return);
+//     the composite _copy kernel (one Tensor or Tensor[] return, a
+//     CompositeExplicitAutogradNonFunctional kernel);
 // Each reported at the entry to edit: the view, or its _copy.
 #include <algorithm>
 #include <unordered_map>
@@ -122,6 +123,13 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, const Vi
       else if (auto reason = functionalization_refusal(f, rules))
         out.push_back(make_refusal(f, "view-functionalization", *reason));
     }
+    // GenCompositeViewCopyKernel: a _copy named VIEW_copy gets its kernel at
+    // the release's key (CompositeExplicitAutogradNonFunctional in 2.x).
+    const std::string& key = rules.view_copy_kernel_key;
+    if (copy && !key.empty() && base_name(copy->func).base == base_name(f.func).base + "_copy" && !copy->has(key))
+      out.push_back(make_refusal(*copy, "view-copy-kernel",
+                                 "Expected metadata for view_copy kernel: " + copy->name() + " (the codegen writes "
+                                 "its kernel at " + key + ")"));
   }
 }
 

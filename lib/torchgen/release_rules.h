@@ -65,6 +65,9 @@ struct ReleaseRules {
   // where not recorded (not checked).
   std::set<std::string> view_symint_check_unsupported_types;
   std::set<std::string> view_meta_unsupported_types;
+  // GenCompositeViewCopyKernel looks a VIEW_copy operator's kernel up at this
+  // key (CompositeExplicitAutogradNonFunctional in 2.x); empty: not checked.
+  std::string view_copy_kernel_key;
   // Refusals (torchgen/refusals.h). View ops whose base name ends so get no
   // generated _copy variant (gets_generated_view_copy: "_inverse" in 2.x).
   std::set<std::string> view_copy_exempt_suffixes;

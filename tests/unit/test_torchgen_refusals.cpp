@@ -302,6 +302,13 @@ const Edit k_edits[] = {
      "- name: acosh_(Tensor(a!) self) -> Tensor(a!)\n  self: not_implemented(\"inplace version of acosh\")\n",
      "- name: acosh_(Tensor(a!) self) -> Tensor(a!)\n  self: grad * result.sinh().reciprocal().conj()\n"
      "  result: self_t * (self_p * self_p - 1).rsqrt().conj()\n", "  result: self_t * (self_p", true},
+    // Found reading gen_functionalization_type.py, native_function_generation.py and
+    // gen_inplace_or_view_type.py; each judged by the real torchgen 2.14.1
+    // (tests/torchgen_corpus/edits-fourth.json, same ids or named).
+    {"view-copy-kernel", "APPEND",  // view-copy-cea
+     "\n- func: my_band(Tensor(a) self, int offset=0) -> Tensor(a)\n  dispatch:\n    CompositeExplicitAutograd: my_band\n\n"
+     "- func: my_band_copy(Tensor self, int offset=0) -> Tensor\n  dispatch:\n    CompositeExplicitAutograd: my_band_copy\n"
+     "  tags: view_copy\n", "- func: my_band_copy("},
 };
 
 }  // namespace

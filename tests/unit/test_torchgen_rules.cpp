@@ -150,7 +150,8 @@ TEST_CASE("rules autograd and autograd-dispatch-key: use_derived and derivatives
                      "- func: my_nt(Tensor self) -> Tensor\n  dispatch:\n    CPU: nt\n"
                      "- func: my_nt_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: nt_\n  autogen: my_nt.out\n"
                      "- func: detach(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: d\n"
-                     "- func: detach_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: dc\n  tags: view_copy\n";
+                     "- func: detach_copy(Tensor self) -> Tensor\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: dc\n"
+                     "  tags: view_copy\n";
   const char* derivatives = "- name: my_cia2(Tensor self) -> Tensor\n  self: non_differentiable\n"
                             "- name: my_nt(Tensor self) -> Tensor\n  dispatch:\n    Default:\n      self: grad\n"
                             "    AutogradNestedTensor:\n      self: grad\n";
@@ -168,8 +169,10 @@ TEST_CASE("rules autograd and autograd-dispatch-key: use_derived and derivatives
 TEST_CASE("rules ad-inplace-or-view and tracer") {
   const auto p = test::predict_yaml("- func: alias(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: a\n"
                                     "- func: my_view(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: v\n"
-                                    "- func: alias_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: ac\n  tags: view_copy\n"
-                                    "- func: my_view_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: vc\n  tags: view_copy\n"
+                                    "- func: alias_copy(Tensor self) -> Tensor\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: ac\n"
+                                    "  tags: view_copy\n"
+                                    "- func: my_view_copy(Tensor self) -> Tensor\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: vc\n"
+                                    "  tags: view_copy\n"
                                     "- func: my_fill_(Tensor(a!)[] self) -> ()\n  dispatch:\n    CPU: f\n"
                                     "  autogen: my_fill, my_fill.out\n");
   CHECK(test::rules_of(p, "alias").at("ADInplaceOrView") == "ad-inplace-or-view");  // VIEW_FUNCTIONS
