@@ -187,6 +187,16 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a view's NAME_copy operator without a CompositeExplicitAutogradNonFunctional kernel",
        "give the _copy operator its kernel at `CompositeExplicitAutogradNonFunctional:` (as every view_copy operator "
        "has), not CompositeExplicitAutograd"},
+      {"view-outputs", "tools/autograd/gen_inplace_or_view_type.py emit_view_body (gen_autograd)",
+       "an operator named like one of VIEW_FUNCTIONS (select, tensor_split, …) with several differentiable outputs, "
+       "or one that is neither a Tensor nor a Tensor[]",
+       "return the outputs as one Tensor[] (as split and chunk do), mark all but one not differentiable "
+       "(output_differentiability), or give the operator a name of its own"},
+      {"view-argument-type", "tools/autograd/gen_inplace_or_view_type.py emit_view_func (gen_autograd)",
+       "an operator named like one of VIEW_FUNCTIONS (select, narrow, …) with a differentiable output and an argument "
+       "its view replay cannot keep (not int, int?, SymInt, SymInt?, bool, int[], SymInt[], Tensor, Tensor?)",
+       "take the argument as one of those types, or make the overload CompositeImplicitAutograd (no dispatch "
+       "table: it decomposes into the existing view)"},
       {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
        "a derivatives.yaml entry whose schema matches no operator",
        "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},

@@ -214,12 +214,14 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   }
   check_api(model, rules, out);  // FunctionSchema's and the C++ API's: before the groups, as torchgen.gen
   const ViewGroups views(model, rules);
+  const InfoMatcher matcher(model);
   std::vector<Refusal> functionalization;
   check_groups(model, rules, views, out, functionalization);
   check_views(model, rules, views, out);
-  check_derivatives(model, rules, out);
+  check_derivatives(model, rules, matcher, out);
   check_more(model, rules, out);
   out.insert(out.end(), functionalization.begin(), functionalization.end());
+  check_view_replay(model, rules, matcher, out);  // gen_autograd, after torchgen.gen
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
   check_autograd(model, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchgen/info_matcher.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
 
@@ -46,8 +47,13 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const V
 // functionalization kernels and ViewMeta, the composite _copy kernels.
 void check_views(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
                  std::vector<Refusal>& out);
+// tools/autograd's ADInplaceOrView view bodies (gen_inplace_or_view_type.py):
+// operators of VIEW_FUNCTIONS' names, their outputs and replayed arguments.
+void check_view_replay(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out);
 // tools/autograd: derivatives.yaml against the operators.
-void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out);
 // Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).
 void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Names, TensorOptions and returns only FunctionSchema and the C++ API refuse,

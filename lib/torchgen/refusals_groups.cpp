@@ -206,7 +206,8 @@ bool names_something(const std::string& key, const FunctionSchema& s) {
 
 }  // namespace
 
-void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;
   std::map<std::string, const NativeFunction*> by_schema;
   for (const auto& f : model.functions) by_schema.emplace(torchgen_text(f.func), &f);  // generated ones too
@@ -243,7 +244,6 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
                                   "', which is neither an argument nor an output of it (torchgen: No matching "
                                   "output for forward derivative definition)"));
   }
-  const InfoMatcher matcher(model);
   std::set<const DifferentiabilityInfo*> length_refused;
   for (const auto& f : model.functions) {
     if (rules.manual_autograd.count(cpp_name(f.func))) continue;

@@ -6,11 +6,17 @@
 //     of its ViewMeta), the ViewMeta class (its arguments kept by value) and
 //     the composite _copy kernel (one Tensor or Tensor[] return, a
 //     CompositeExplicitAutogradNonFunctional kernel);
+//   tools/autograd gen_inplace_or_view_type.py (gen_autograd): the
+//     ADInplaceOrView body of an operator of VIEW_FUNCTIONS' names (one
+//     differentiable output, arguments its view replay can close over).
 // Each reported at the entry to edit: the view, or its _copy.
 #include <algorithm>
 #include <unordered_map>
 
+#include "torchgen/differentiability.h"
+#include "torchgen/info_matcher.h"
 #include "torchgen/refusals_detail.h"
+#include "util/join.h"
 
 namespace dispatchctl::torchgen {
 
@@ -130,6 +136,56 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, const Vi
       out.push_back(make_refusal(*copy, "view-copy-kernel",
                                  "Expected metadata for view_copy kernel: " + copy->name() + " (the codegen writes "
                                  "its kernel at " + key + ")"));
+  }
+}
+
+void check_view_replay(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out) {
+  if (rules.view_replay_argument_types.empty()) return;  // the release's list is not recorded
+  for (const auto& f : model.functions) {
+    const std::string base = base_name(f.func).base;
+    const SchemaKind kind = schema_kind(f.func);
+    if (f.generated || !rules.view_functions.count(base) || kind == SchemaKind::Inplace || kind == SchemaKind::Out ||
+        rules.manual_autograd.count(cpp_name(f.func)))
+      continue;
+    const DifferentiabilityInfo* info = matcher.find(f);
+    if (!f.is_abstract_for_autograd() && !(info && info->has_derivatives())) continue;  // no ADInplaceOrView kernel
+    // gen_differentiable_outputs at Default: output_differentiability, else the tensor-like returns.
+    std::vector<size_t> outputs;
+    const std::vector<std::string> names = return_names(f.func);
+    if (info) {
+      const Differentiability d = differentiability(f.func, *info, "Default", rules);
+      if (d.lengths_refused) continue;  // output-differentiability-length says it
+      for (size_t i = 0; i < names.size(); ++i)
+        if (std::count(d.outputs.begin(), d.outputs.end(), names[i])) outputs.push_back(i);
+    } else {
+      for (size_t i = 0; i < f.func.returns.size(); ++i)
+        if (is_tensor_like(f.func.returns[i].type)) outputs.push_back(i);
+    }
+    if (outputs.size() > 1) {
+      out.push_back(make_refusal(f, "view-outputs",
+                                 "Function that return multiple differentiable output when at least one of them is "
+                                 "view is not supported (" + f.name() + " has the name of the view function " + base +
+                                 ")"));
+      continue;
+    }
+    if (outputs.empty()) continue;
+    const std::string type = type_text(f.func.returns[outputs.front()].type);
+    if (type != "Tensor" && type != "Tensor[]") {
+      out.push_back(make_refusal(f, "view-outputs",
+                                 base + " that return differentiable views can only return Tensor or Tensor[] (" +
+                                     f.name() + " returns " + type + ")"));
+      continue;
+    }
+    for (const auto& a : f.func.arguments) {
+      if (a.name == "self" || (!a.is_write() && rules.view_replay_argument_types.count(type_text(a.type)))) continue;
+      out.push_back(make_refusal(f, "view-argument-type",
+                                 "You are adding an argument " + a.name + " of type " + type_text(a) + " to op " +
+                                     cpp_name(f.func) + " (one of VIEW_FUNCTIONS' names) in addition to known "
+                                     "types: " + join(std::vector<std::string>(rules.view_replay_argument_types.begin(),
+                                                                               rules.view_replay_argument_types.end()))));
+      break;
+    }
   }
 }
 

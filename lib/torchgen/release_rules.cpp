@@ -123,6 +123,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("view_copy_exempt_suffixes", r.view_copy_exempt_suffixes);
   in.names("view_symint_check_unsupported_types", r.view_symint_check_unsupported_types);
   in.names("view_meta_unsupported_types", r.view_meta_unsupported_types);
+  in.names("view_replay_argument_types", r.view_replay_argument_types);
   in.text("view_copy_kernel_key", r.view_copy_kernel_key);
   in.flag("foreach_inplace_needs_derivatives", r.foreach_inplace_needs_derivatives);
   in.names("foreach_ops_without_differentiability_info", r.foreach_ops_without_differentiability_info);

@@ -65,6 +65,10 @@ struct ReleaseRules {
   // where not recorded (not checked).
   std::set<std::string> view_symint_check_unsupported_types;
   std::set<std::string> view_meta_unsupported_types;
+  // gen_inplace_or_view_type.py emit_view_func's known_view_arg_simple_types,
+  // as schema types (a list's size dropped): the arguments an operator of
+  // VIEW_FUNCTIONS' names may take besides `self`. Empty: not recorded.
+  std::set<std::string> view_replay_argument_types;
   // GenCompositeViewCopyKernel looks a VIEW_copy operator's kernel up at this
   // key (CompositeExplicitAutogradNonFunctional in 2.x); empty: not checked.
   std::string view_copy_kernel_key;

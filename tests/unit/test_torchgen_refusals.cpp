@@ -309,6 +309,13 @@ const Edit k_edits[] = {
      "\n- func: my_band(Tensor(a) self, int offset=0) -> Tensor(a)\n  dispatch:\n    CompositeExplicitAutograd: my_band\n\n"
      "- func: my_band_copy(Tensor self, int offset=0) -> Tensor\n  dispatch:\n    CompositeExplicitAutograd: my_band_copy\n"
      "  tags: view_copy\n", "- func: my_band_copy("},
+    {"view-outputs", "APPEND",  // view-named-two-outputs
+     "\n- func: tensor_split.halves(Tensor self, int dim=0) -> (Tensor, Tensor)\n  dispatch:\n    CPU: halves\n",
+     "- func: tensor_split.halves("},
+    {"view-argument-type", "APPEND",  // view-overload-float-arg
+     "\n- func: select.float(Tensor(a) self, int dim, float index) -> Tensor(a)\n  dispatch:\n"
+     "    CompositeExplicitAutograd: select_float\n\n- func: select_copy.float(Tensor self, int dim, float index) -> Tensor\n"
+     "  dispatch:\n    CompositeExplicitAutogradNonFunctional: select_copy_float\n  tags: view_copy\n", "- func: select.float("},
 };
 
 }  // namespace
