@@ -183,6 +183,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "let only the first argument alias the output (`Tensor(a) self`), take the other arguments as int, SymInt, "
        "bool, their lists or optionals (not `Scalar`, `SymInt?[]`), and return one Tensor(a) or one Tensor(a)[]; or "
        "make the view CompositeImplicitAutograd"},
+      {"mutable-formula-reused", "torchgen/api/autograd.py match_differentiability_info (gen_autograd)",
+       "a derivatives.yaml formula for an in-place or mutable operator, reading self, that its generated functional "
+       "variant (autogen:) would take",
+       "write the formulas for the functional variant instead: the in-place variant takes them too"},
       {"view-copy-kernel", "gen_functionalization_type.py GenCompositeViewCopyKernel (torchgen.gen)",
        "a view's NAME_copy operator without a CompositeExplicitAutogradNonFunctional kernel",
        "give the _copy operator its kernel at `CompositeExplicitAutogradNonFunctional:` (as every view_copy operator "

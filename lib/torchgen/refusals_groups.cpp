@@ -204,6 +204,14 @@ bool names_something(const std::string& key, const FunctionSchema& s) {
   return names.size() == 1 && names.front() == "result";
 }
 
+// all_saved_inputs naming self: a backward formula (keyed by inputs) reading it.
+bool saves_self(const DifferentiabilityInfo& info) {
+  return std::any_of(info.formulas.begin(), info.formulas.end(), [&](const DifferentiabilityInfo::Formula& f) {
+    return !f.non_differentiable && is_argument_name(info.func, split_formula_names(f.names).front()) &&
+           uses_ident(f.text, "self");
+  });
+}
+
 }  // namespace
 
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
@@ -244,10 +252,23 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, co
                                   "', which is neither an argument nor an output of it (torchgen: No matching "
                                   "output for forward derivative definition)"));
   }
-  std::set<const DifferentiabilityInfo*> length_refused;
+  std::set<const DifferentiabilityInfo*> length_refused, reused;
   for (const auto& f : model.functions) {
     if (rules.manual_autograd.count(cpp_name(f.func))) continue;
     const DifferentiabilityInfo* info = matcher.find(f);
+    // match_differentiability_info: a generated functional takes its mutable
+    // variant's formula, unless that formula saves an input named like self
+    // (the codegen cannot rewrite it). Once per entry, at the entry.
+    if (info && f.generated && schema_kind(f.func) != SchemaKind::Out &&
+        schema_kind(info->func) != SchemaKind::Functional && saves_self(*info) && reused.insert(info).second) {
+      Refusal r = at_info(*info, info->loc.line, "mutable-formula-reused",
+                          "Attempted to convert a derivative formula for a mutable operator to be used automatically "
+                          "by its functional variant (\"" + torchgen_text(f.func) + "\"). This is not currently "
+                          "supported (we'd need to fix up the formula in the codegen)");
+      r.fix = "write the formulas for the functional instead (`- name: " + torchgen_text(f.func) +
+              "`): the in-place variant takes them too";
+      out.push_back(std::move(r));
+    }
     // gen_differentiable_outputs: a variant that takes the entry's formulas
     // (an out= whose tensor-list out returns `()`, a view's _copy.out) must
     // have as many outputs as output_differentiability has entries. The

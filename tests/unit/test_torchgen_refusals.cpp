@@ -305,6 +305,11 @@ const Edit k_edits[] = {
     // Found reading gen_functionalization_type.py, native_function_generation.py and
     // gen_inplace_or_view_type.py; each judged by the real torchgen 2.14.1
     // (tests/torchgen_corpus/edits-fourth.json, same ids or named).
+    {"mutable-formula-reused", "APPEND",  // mutable-formula-reused
+     "\n- name: my_scale_(Tensor(a!) self, Tensor factor) -> Tensor(a!)\n  self: grad * factor\n  factor: grad * self\n",
+     "- name: my_scale_(", true, false,
+     "\n- func: my_scale_(Tensor(a!) self, Tensor factor) -> Tensor(a!)\n  dispatch:\n    CPU: my_scale_\n"
+     "  autogen: my_scale, my_scale.out\n"},
     {"view-copy-kernel", "APPEND",  // view-copy-cea
      "\n- func: my_band(Tensor(a) self, int offset=0) -> Tensor(a)\n  dispatch:\n    CompositeExplicitAutograd: my_band\n\n"
      "- func: my_band_copy(Tensor self, int offset=0) -> Tensor\n  dispatch:\n    CompositeExplicitAutograd: my_band_copy\n"
