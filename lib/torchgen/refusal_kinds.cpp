@@ -183,6 +183,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "let only the first argument alias the output (`Tensor(a) self`), take the other arguments as int, SymInt, "
        "bool, their lists or optionals (not `Scalar`, `SymInt?[]`), and return one Tensor(a) or one Tensor(a)[]; or "
        "make the view CompositeImplicitAutograd"},
+      {"functional-required", "model.py NativeFunctionsGroup.from_dict (torchgen.gen)",
+       "in-place, mutable or out= variants of one signature without a functional variant, where torchgen generates "
+       "none (all CompositeImplicitAutograd, manual bindings)",
+       "declare the functional variant beside them"},
       {"mutable-formula-reused", "torchgen/api/autograd.py match_differentiability_info (gen_autograd)",
        "a derivatives.yaml formula for an in-place or mutable operator, reading self, that its generated functional "
        "variant (autogen:) would take",

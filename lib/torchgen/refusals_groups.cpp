@@ -70,6 +70,22 @@ void check_out_variant_possible(const SignatureGroup& group, const TorchgenModel
                                  "return, making it difficult to generate a proper out= variant"));
 }
 
+// NativeFunctionsGroup.from_dict: variants of one signature (after torchgen
+// added what it generates) need their functional, reported at the first.
+void check_functional_present(const SignatureGroup& group, const TorchgenModel& model, std::vector<Refusal>& out) {
+  if (group.members.size() < 2 || group.members.count(SchemaKind::Functional)) return;
+  const NativeFunction* first = nullptr;
+  for (const auto& [kind, index] : group.members)
+    if (!first || model.functions[index].loc.line < first->loc.line) first = &model.functions[index];
+  std::vector<std::string> names;
+  for (const auto& [kind, index] : group.members) names.push_back(model.functions[index].name());
+  Refusal r = make_refusal(*first, "functional-required",
+                           "functional variant is required: " + join(names) + " share the signature " +
+                               group.signature + " and torchgen generates no functional for them");
+  r.fix = "declare the functional variant `- func: " + group.signature + "` beside them";
+  out.push_back(std::move(r));
+}
+
 // add_generated_native_functions: a lone out= in a group it does not skip,
 // not one of OUT_OPS_THAT_DONT_GET_GROUPED_PROPERLY (or reported at the
 // functional whose default changed).
@@ -125,6 +141,7 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const V
   for (const SignatureGroup& group : group_by_signature(model.functions)) {
     check_ungrouped_mutable(group, model, rules, views, functionalization);
     check_out_variant_possible(group, model, rules, out);
+    check_functional_present(group, model, out);
     const auto out_member = group.members.find(SchemaKind::Out);
     if (lone_out_refused(group, model, rules)) {
       const NativeFunction& f = model.functions[out_member->second];
