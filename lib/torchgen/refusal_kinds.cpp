@@ -187,6 +187,9 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "in-place, mutable or out= variants of one signature without a functional variant, where torchgen generates "
        "none (all CompositeImplicitAutograd, manual bindings)",
        "declare the functional variant beside them"},
+      {"symint-kernel", "api/types/signatures.py kernel_signature (torchgen.gen)",
+       "a dispatch entry's kernel named *_symint for an operator without a SymInt argument",
+       "drop `_symint` from the kernel name, or take the sizes as SymInt"},
       {"mutable-formula-reused", "torchgen/api/autograd.py match_differentiability_info (gen_autograd)",
        "a derivatives.yaml formula for an in-place or mutable operator, reading self, that its generated functional "
        "variant (autogen:) would take",

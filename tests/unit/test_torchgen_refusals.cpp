@@ -308,6 +308,8 @@ const Edit k_edits[] = {
     {"functional-required", "APPEND",  // cia-inplace-and-out
      "\n- func: my_clip_(Tensor(a!) self, Scalar bound) -> Tensor(a!)\n  variants: function, method\n\n"
      "- func: my_clip.out(Tensor self, Scalar bound, *, Tensor(a!) out) -> Tensor(a!)\n", "- func: my_clip_("},
+    {"symint-kernel", "APPEND",  // symint-kernel-without-symint
+     "\n- func: my_roll2(Tensor self, int shift) -> Tensor\n  dispatch:\n    CPU: my_roll2_symint\n", "- func: my_roll2("},
     {"mutable-formula-reused", "APPEND",  // mutable-formula-reused
      "\n- name: my_scale_(Tensor(a!) self, Tensor factor) -> Tensor(a!)\n  self: grad * factor\n  factor: grad * self\n",
      "- name: my_scale_(", true, false,
