@@ -113,8 +113,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "`structured_inherits:` on an operator without `structured: True`",
        "add `structured: True` (on the out= variant), or drop structured_inherits"},
       {"cpp-no-default-args", "model.py NativeFunction.__post_init__",
-       "`cpp_no_default_args:` naming an argument the operator does not have, or one without a default",
-       "list only arguments of the schema that have a default value"},
+       "`cpp_no_default_args:` naming an argument the operator does not have, or one without a default, or "
+       "`options` on an operator with TensorOptions (api/cpp.py)",
+       "list only arguments of the schema that have a default value (the TensorOptions are dtype, layout, device, "
+       "pin_memory)"},
       {"foreach-device-check", "model.py NativeFunction.__post_init__",
        "a _foreach_ operator without `device_check: NoCheck`", "add `device_check: NoCheck`"},
       {"nondeterministic-seeded", "model.py NativeFunction.__post_init__",
