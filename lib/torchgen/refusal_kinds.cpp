@@ -286,6 +286,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a return the Python bindings do not support (int[], (Tensor, float), SymInt, …) on an operator they bind",
        "return a supported type (Tensor, a tuple of Tensors, Tensor[], int, float, bool, Scalar, …), or name the "
        "operator so the bindings skip it (a leading _ does not; *_backward, *_forward do)"},
+      {"python-out-without-functional", "tools/autograd/gen_python_functions.py group_overloads (gen_autograd_python)",
+       "an out= operator the Python bindings bind without a functional variant of the same arguments and defaults "
+       "(what torchgen.gen lets through: a CompositeImplicitAutograd out= alone)",
+       "declare the functional variant beside it"},
       {"derivative-strides-other", "tools/autograd/load_derivatives.py saved_variables",
        "a formula reading `X.sym_strides()` that is not the formula for X alone",
        "read the strides only in X's own formula (`X: …X.sym_strides()…`), or pass X's sizes instead"},

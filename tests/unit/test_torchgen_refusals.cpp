@@ -322,6 +322,8 @@ const Edit k_edits[] = {
     {"view-outputs", "APPEND",  // view-named-two-outputs
      "\n- func: tensor_split.halves(Tensor self, int dim=0) -> (Tensor, Tensor)\n  dispatch:\n    CPU: halves\n",
      "- func: tensor_split.halves("},
+    {"python-out-without-functional", "APPEND",  // cia-lone-out
+     "\n- func: my_norm2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n", "- func: my_norm2.out("},
     {"view-argument-type", "APPEND",  // view-overload-float-arg
      "\n- func: select.float(Tensor(a) self, int dim, float index) -> Tensor(a)\n  dispatch:\n"
      "    CompositeExplicitAutograd: select_float\n\n- func: select_copy.float(Tensor self, int dim, float index) -> Tensor\n"
