@@ -113,8 +113,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "`structured_inherits:` on an operator without `structured: True`",
        "add `structured: True` (on the out= variant), or drop structured_inherits"},
       {"cpp-no-default-args", "model.py NativeFunction.__post_init__",
-       "`cpp_no_default_args:` naming an argument the operator does not have, or one without a default",
-       "list only arguments of the schema that have a default value"},
+       "`cpp_no_default_args:` naming an argument the operator does not have, or one without a default, or "
+       "`options` on an operator with TensorOptions (api/cpp.py)",
+       "list only arguments of the schema that have a default value (the TensorOptions are dtype, layout, device, "
+       "pin_memory)"},
       {"foreach-device-check", "model.py NativeFunction.__post_init__",
        "a _foreach_ operator without `device_check: NoCheck`", "add `device_check: NoCheck`"},
       {"nondeterministic-seeded", "model.py NativeFunction.__post_init__",
@@ -141,15 +143,18 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "overload name",
        "delete the new overload, or give it a signature of its own (another argument list)"},
       {"lone-out", "native_function_generation.py add_generated_native_functions",
-       "an out= operator without a functional, in-place or mutable variant", "declare the functional variant too"},
+       "an out= operator without a functional, in-place or mutable variant (unless CompositeImplicitAutograd, a manual "
+       "binding or a view)",
+       "declare the functional variant too"},
       {"no-out-variant", "native_function_generation.py add_generated_native_functions",
        "a new operator torchgen would give an out= variant that returns no tensor (`-> bool`, `-> int`, `-> ()`)",
        "return a Tensor, or make the operator CompositeImplicitAutograd (no dispatch table)"},
       {"ungrouped-mutable", "gen_functionalization_type.py gen_functionalization_definition (torchgen.gen)",
-       "an in-place, out= or mutable operator torchgen cannot group with a functional and an out= variant of the "
-       "same signature (e.g. a default that differs from the functional's), without a CompositeImplicitAutograd "
-       "kernel",
-       "give it exactly the functional's arguments and defaults (in-place: `Tensor(a!) self`), so it groups"},
+       "an in-place, out= or mutable operator outside every group of a functional and an out= variant (a new "
+       "in-place operator alone, or one whose default differs from its functional's) and outside every view group, "
+       "without a CompositeImplicitAutograd kernel or a place in MUTABLE_OPS_NOT_USING_FUNCTIONALIZATION",
+       "add `autogen: NAME, NAME.out` (the variants torchgen then generates, named in the finding), or give it exactly "
+       "the functional's arguments and defaults (in-place: `Tensor(a!) self`), so it groups"},
       {"structured-no-functional", "model.py NativeFunction.validate_unstructured",
        "`structured: True` on an out= operator without a functional variant",
        "declare the functional variant with `structured_delegate:` pointing here"},
@@ -168,14 +173,43 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "declares)",
        "list in autogen: exactly the variants the YAML does not declare"},
       {"view-without-copy", "model.py NativeFunctionsViewGroup.__post_init__",
-       "a new view operator (not CompositeImplicitAutograd) without its NAME_copy operator",
+       "a new view operator (not CompositeImplicitAutograd) without its NAME_copy operator of exactly its arguments, "
+       "defaults and returns",
        "add the NAME_copy operator (tag view_copy) or make the view CompositeImplicitAutograd"},
       {"view-copy-tag", "model.py NativeFunctionsViewGroup.__post_init__",
        "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},
       // derivatives.yaml: tools/autograd's loading and differentiability matching.
       {"view-functionalization", "gen_functionalization_type.py (torchgen.gen)",
-       "a view operator (not CompositeImplicitAutograd) with several aliasing inputs or several returns",
-       "let only the first argument alias the output (`Tensor(a) self`), and return one Tensor(a) or one Tensor(a)[]"},
+       "a view operator (not CompositeImplicitAutograd) whose first argument is no aliased Tensor, with another "
+       "aliasing input, an argument type its functionalization cannot keep (`Scalar`, `SymInt?[]`) or several returns",
+       "let only the first argument alias the output (`Tensor(a) self`), take the other arguments as int, SymInt, "
+       "bool, their lists or optionals (not `Scalar`, `SymInt?[]`), and return one Tensor(a) or one Tensor(a)[]; or "
+       "make the view CompositeImplicitAutograd"},
+      {"functional-required", "model.py NativeFunctionsGroup.from_dict (torchgen.gen)",
+       "in-place, mutable or out= variants of one signature without a functional variant, where torchgen generates "
+       "none (all CompositeImplicitAutograd, manual bindings)",
+       "declare the functional variant beside them"},
+      {"symint-kernel", "api/types/signatures.py kernel_signature (torchgen.gen)",
+       "a dispatch entry's kernel named *_symint for an operator without a SymInt argument",
+       "drop `_symint` from the kernel name, or take the sizes as SymInt"},
+      {"mutable-formula-reused", "torchgen/api/autograd.py match_differentiability_info (gen_autograd)",
+       "a derivatives.yaml formula for an in-place or mutable operator, reading self, that its generated functional "
+       "variant (autogen:) would take",
+       "write the formulas for the functional variant instead: the in-place variant takes them too"},
+      {"view-copy-kernel", "gen_functionalization_type.py GenCompositeViewCopyKernel (torchgen.gen)",
+       "a view's NAME_copy operator without a CompositeExplicitAutogradNonFunctional kernel",
+       "give the _copy operator its kernel at `CompositeExplicitAutogradNonFunctional:` (as every view_copy operator "
+       "has), not CompositeExplicitAutograd"},
+      {"view-outputs", "tools/autograd/gen_inplace_or_view_type.py emit_view_body (gen_autograd)",
+       "an operator named like one of VIEW_FUNCTIONS (select, tensor_split, …) with several differentiable outputs, "
+       "or one that is neither a Tensor nor a Tensor[]",
+       "return the outputs as one Tensor[] (as split and chunk do), mark all but one not differentiable "
+       "(output_differentiability), or give the operator a name of its own"},
+      {"view-argument-type", "tools/autograd/gen_inplace_or_view_type.py emit_view_func (gen_autograd)",
+       "an operator named like one of VIEW_FUNCTIONS (select, narrow, …) with a differentiable output and an argument "
+       "its view replay cannot keep (not int, int?, SymInt, SymInt?, bool, int[], SymInt[], Tensor, Tensor?)",
+       "take the argument as one of those types, or make the overload CompositeImplicitAutograd (no dispatch "
+       "table: it decomposes into the existing view)"},
       {"derivative-no-function", "tools/autograd/load_derivatives.py create_differentiability_info",
        "a derivatives.yaml entry whose schema matches no operator",
        "write the operator's schema exactly as native_functions.yaml declares it, or delete the entry"},
@@ -252,6 +286,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a return the Python bindings do not support (int[], (Tensor, float), SymInt, …) on an operator they bind",
        "return a supported type (Tensor, a tuple of Tensors, Tensor[], int, float, bool, Scalar, …), or name the "
        "operator so the bindings skip it (a leading _ does not; *_backward, *_forward do)"},
+      {"python-out-without-functional", "tools/autograd/gen_python_functions.py group_overloads (gen_autograd_python)",
+       "an out= operator the Python bindings bind without a functional variant of the same arguments and defaults "
+       "(what torchgen.gen lets through: a CompositeImplicitAutograd out= alone)",
+       "declare the functional variant beside it"},
       {"derivative-strides-other", "tools/autograd/load_derivatives.py saved_variables",
        "a formula reading `X.sym_strides()` that is not the formula for X alone",
        "read the strides only in X's own formula (`X: …X.sym_strides()…`), or pass X's sizes instead"},

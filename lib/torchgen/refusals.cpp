@@ -51,6 +51,17 @@ void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const R
                                "cannot specify both manual_kernel_registration and dispatch; with manual "
                                "registration, dispatch has no effect!"));
   const std::string cpp = cpp_name(f.func);
+  // api/types/signatures.py kernel_signature: a kernel named *_symint takes
+  // SymInts, so the schema must have a SymInt argument.
+  const bool symint_schema = std::any_of(f.func.arguments.begin(), f.func.arguments.end(), [](const SchemaArgument& a) {
+    return type_text(a.type).find("SymInt") != std::string::npos;
+  });
+  for (const auto& [key, kernel] : f.kernel_names)
+    if (!symint_schema && kernel.find("_symint") != std::string::npos && f.dispatch.count(key) && !f.dispatch.at(key)) {
+      out.push_back(make_refusal(f, "symint-kernel", "attempted to define symint kernel for " + key +
+                                                         " without SymInt in schema (" + kernel + ")"));
+      break;
+    }
   // torchgen counts the entries as written, before gen.py drops MPS/XPU ({CIA, MPS} max_pool2d passes).
   if (f.dispatch_written && f.autograd_dispatch_keys.size() == 1 && f.kernel_names.count("CompositeImplicitAutograd")) {
     const std::string& kernel = f.kernel_names.at("CompositeImplicitAutograd");
@@ -213,10 +224,15 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
     check_function(f, rules, out);
   }
   check_api(model, rules, out);  // FunctionSchema's and the C++ API's: before the groups, as torchgen.gen
-  check_groups(model, rules, out);
-  check_views(model, rules, out);
-  check_derivatives(model, rules, out);
+  const ViewGroups views(model, rules);
+  const InfoMatcher matcher(model);
+  std::vector<Refusal> functionalization;
+  check_groups(model, rules, views, out, functionalization);
+  check_views(model, rules, views, out);
+  check_derivatives(model, rules, matcher, out);
   check_more(model, rules, out);
+  out.insert(out.end(), functionalization.begin(), functionalization.end());
+  check_view_replay(model, rules, matcher, out);  // gen_autograd, after torchgen.gen
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
   check_autograd(model, rules, out);
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {

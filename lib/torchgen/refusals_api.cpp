@@ -7,6 +7,7 @@
 // gen_python_functions binds).
 #include <algorithm>
 #include <regex>
+#include <set>
 
 #include "registry/schema_text.h"
 #include "torchgen/info_matcher.h"
@@ -86,10 +87,44 @@ void check_api(const TorchgenModel& model, const ReleaseRules&, std::vector<Refu
   }
 }
 
+namespace {
+
+// A Python signature without its outputs, near enough: the module and the
+// non-out arguments as torchgen's signature() keeps them (names, types,
+// defaults; TensorOptions dropped).
+std::string python_key(const NativeFunction& f) {
+  const FunctionSchema sig = signature(f.func);
+  std::string key = f.python_module.value_or("") + " " + std::string(unqualified_name(f.func)) + "(";
+  for (const auto& a : sig.arguments) key += type_text(a) + " " + a.name + "=" + a.default_value.value_or("") + ",";
+  return key;
+}
+
+}  // namespace
+
 void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   PythonBindings bindings(rules);
+  // gen_python_functions group_overloads: every out= operator the bindings
+  // bind needs a non-out one of its Python signature. torchgen.gen refuses
+  // the others without one first (lone-out, ungrouped-mutable): only
+  // CompositeImplicitAutograd ones get this far.
+  std::set<std::string> names, python_bases;  // only the names of composite out= operators: few
+  for (const auto& f : model.functions)
+    if (is_out_fn(f.func) && f.has_cia()) names.insert(std::string(unqualified_name(f.func)));
+  for (const auto& f : model.functions)
+    if (!is_out_fn(f.func) && f.variants.count("function") && names.count(std::string(unqualified_name(f.func))))
+      python_bases.insert(python_key(f));  // bound or not
   for (const auto& f : model.functions) {
     if (f.generated) continue;
+    // (Where the release's skipped bindings are not recorded, not checked.)
+    if (!rules.python_skipped_bindings.empty() && is_out_fn(f.func) && f.has_cia() &&
+        !python_bases.count(python_key(f)) && bindings.binds(f)) {
+      Refusal r = make_refusal(f, "python-out-without-functional",
+                               "While identifying overloads, we found an out schema " + torchgen_text(f.func) +
+                                   " without a corresponding non-out variant (its Python binding)");
+      r.fix = "declare the functional variant `- func: " + torchgen_text(signature(f.func)) + "` beside it";
+      out.push_back(std::move(r));
+      continue;
+    }
     if (const std::string why = untyped_return(f.func); !why.empty()) {
       out.push_back(make_refusal(f, "return-type", why + " (" + f.name() + ")"));
       continue;  // the Python bindings are generated later: one finding

@@ -1,10 +1,13 @@
 // Shared by refusals.cpp and refusals_groups.cpp (not part of the interface).
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "torchgen/info_matcher.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
 
@@ -13,12 +16,44 @@ namespace dispatchctl::torchgen {
 std::string_view kind_fix(std::string_view id);
 Refusal make_refusal(const NativeFunction& f, std::string_view id, std::string reason);
 
-// NativeFunctionsGroup / lone out= / structured without a functional variant.
-void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
-// NativeFunctionsViewGroup: view operators and their _copy variants.
-void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+
+// gen.py get_grouped_by_view_native_functions: operators bucketed by
+// view_signature; a bucket with a view operator (aliasing, not in-place) is a
+// NativeFunctionsViewGroup of it, its in-place view and the bucket's
+// functional (its _copy); an in-place view without its view stays alone
+// (refusals_views.cpp).
+class ViewGroups {
+ public:
+  ViewGroups(const TorchgenModel& model, const ReleaseRules& rules);
+  bool is_view(const NativeFunction& f) const;  // ViewSchemaKind.aliasing
+  // The view's view_copy: the functional of its bucket (nullptr: none).
+  const NativeFunction* copy_of(const NativeFunction& view) const;
+  // In some view group and writing an argument (a view, an in-place view with its view).
+  bool holds_modifying(const NativeFunction& f) const;
+
+ private:
+  const ReleaseRules& rules_;
+  std::set<std::string> with_view_;
+  std::unordered_map<std::string, const NativeFunction*> functional_;
+};
+
+// NativeFunctionsGroup / lone out= / structured without a functional variant;
+// into `functionalization`, what RegisterFunctionalization refuses (mutating
+// operators outside every group), which torchgen.gen writes after the C++ API
+// and its other asserts.
+void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
+                  std::vector<Refusal>& out, std::vector<Refusal>& functionalization);
+// NativeFunctionsViewGroup: view operators and their _copy variants, their
+// functionalization kernels and ViewMeta, the composite _copy kernels.
+void check_views(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
+                 std::vector<Refusal>& out);
+// tools/autograd's ADInplaceOrView view bodies (gen_inplace_or_view_type.py):
+// operators of VIEW_FUNCTIONS' names, their outputs and replayed arguments.
+void check_view_replay(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out);
 // tools/autograd: derivatives.yaml against the operators.
-void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out);
 // Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).
 void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Names, TensorOptions and returns only FunctionSchema and the C++ API refuse,

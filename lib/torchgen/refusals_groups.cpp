@@ -5,7 +5,6 @@
 #include <cctype>
 #include <map>
 #include <set>
-#include <unordered_map>
 
 #include "torchgen/grouping.h"
 #include "torchgen/info_matcher.h"
@@ -42,10 +41,6 @@ const NativeFunction* functional_with_changed_default(const FunctionSchema& out_
 
 namespace {
 
-}  // namespace
-
-namespace {
-
 // pre_group_native_functions asserts one operator per signature and kind
 // (the YAML's own entries: group_by_signature keeps the first).
 void check_duplicate_signatures(const TorchgenModel& model, std::vector<Refusal>& out) {
@@ -75,23 +70,80 @@ void check_out_variant_possible(const SignatureGroup& group, const TorchgenModel
                                  "return, making it difficult to generate a proper out= variant"));
 }
 
+// NativeFunctionsGroup.from_dict: variants of one signature (after torchgen
+// added what it generates) need their functional, reported at the first.
+void check_functional_present(const SignatureGroup& group, const TorchgenModel& model, std::vector<Refusal>& out) {
+  if (group.members.size() < 2 || group.members.count(SchemaKind::Functional)) return;
+  const NativeFunction* first = nullptr;
+  for (const auto& [kind, index] : group.members)
+    if (!first || model.functions[index].loc.line < first->loc.line) first = &model.functions[index];
+  std::vector<std::string> names;
+  for (const auto& [kind, index] : group.members) names.push_back(model.functions[index].name());
+  Refusal r = make_refusal(*first, "functional-required",
+                           "functional variant is required: " + join(names) + " share the signature " +
+                               group.signature + " and torchgen generates no functional for them");
+  r.fix = "declare the functional variant `- func: " + group.signature + "` beside them";
+  out.push_back(std::move(r));
+}
+
+// add_generated_native_functions: a lone out= in a group it does not skip,
+// not one of OUT_OPS_THAT_DONT_GET_GROUPED_PROPERLY (or reported at the
+// functional whose default changed).
+bool lone_out_refused(const SignatureGroup& group, const TorchgenModel& model, const ReleaseRules& rules) {
+  const auto out_member = group.members.find(SchemaKind::Out);
+  if (group.members.size() != 1 || out_member == group.members.end() ||
+      generation_skipped(group, model.functions, rules))
+    return false;
+  const NativeFunction& f = model.functions[out_member->second];
+  return !rules.out_ops_not_grouped.count(f.name()) || functional_with_changed_default(f.func, model);
+}
+
+// gen.py writing RegisterFunctionalization (gen_functionalization_definition,
+// torchgen.gen past a dry run): an operator outside every NativeFunctionsGroup
+// and NativeFunctionsViewGroup that writes an argument needs a
+// CompositeImplicitAutograd kernel, or a place in MUTABLE_OPS_NOT_USING_FUNCTIONALIZATION
+// (by operator or base name). A lone out= that add_generated_native_functions
+// refuses (lone-out, earlier in torchgen.gen) is not reported again.
+void check_ungrouped_mutable(const SignatureGroup& group, const TorchgenModel& model, const ReleaseRules& rules,
+                             const ViewGroups& views, std::vector<Refusal>& out) {
+  if (group.is_full_group() || lone_out_refused(group, model, rules)) return;
+  for (const auto& [kind, index] : group.members) {
+    const NativeFunction& f = model.functions[index];
+    const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
+                                      [](const SchemaArgument& a) { return a.is_write(); });
+    if (!modifies || f.has_cia() || views.holds_modifying(f) ||
+        rules.mutable_ops_not_using_functionalization.count(f.name()) ||
+        rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
+      continue;
+    Refusal refusal = make_refusal(f, "ungrouped-mutable",
+                                   "Expected composite implicit autograd kernel or non-modifying function: " +
+                                       torchgen_text(f.func));
+    // A group torchgen can complete (no operator of the names it would add):
+    // autogen: on the base is the fix; else the operator did not group with
+    // the variants of its name (another default or argument).
+    const std::vector<std::string> autogen = autogen_to_group(group, model.functions, rules);
+    const bool names_free = std::none_of(autogen.begin(), autogen.end(), [&](const std::string& n) {
+      return model.find(n) != nullptr;
+    });
+    const NativeFunction* base = generation_base(group, model.functions, rules);
+    if (!autogen.empty() && names_free && base == &f && f.autogen.empty())
+      refusal.fix = "add `autogen: " + join(autogen, ", ") + "` to " + f.name() +
+                    " (torchgen then generates the variants it groups with), or declare them";
+    out.push_back(std::move(refusal));
+  }
+}
+
 }  // namespace
 
-void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
+                  std::vector<Refusal>& out, std::vector<Refusal>& functionalization) {
   check_duplicate_signatures(model, out);
-  // Base names with a functional variant in the YAML: a mutating operator whose
-  // base has one but which did not group with it (its arguments or defaults
-  // differ) stays ungrouped. A new in-place operator without any is refused
-  // by the real torchgen 2.14.1 too (edits-third.json: known gaps), but
-  // dispatchctl's own rule tests build on such operators: not yet reported.
-  std::set<std::string> with_functional;
-  for (const NativeFunction& f : model.functions)
-    if (schema_kind(f.func) == SchemaKind::Functional && !f.generated)
-      with_functional.insert(base_name(f.func).base);
   for (const SignatureGroup& group : group_by_signature(model.functions)) {
+    check_ungrouped_mutable(group, model, rules, views, functionalization);
     check_out_variant_possible(group, model, rules, out);
+    check_functional_present(group, model, out);
     const auto out_member = group.members.find(SchemaKind::Out);
-    if (group.members.size() == 1 && out_member != group.members.end()) {
+    if (lone_out_refused(group, model, rules)) {
       const NativeFunction& f = model.functions[out_member->second];
       const NativeFunction* edited = functional_with_changed_default(f.func, model);
       if (edited)
@@ -99,32 +151,15 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
                                    edited->name() + "'s defaults differ from " + f.name() + "'s and from its "
                                    "derivatives.yaml entry, so torchgen no longer groups them: Found an out= operator "
                                    "that we could not find any other variants of: " + torchgen_text(f.func)));
-      else if (!rules.out_ops_not_grouped.count(f.name()) && !f.manual_cpp_binding)
+      else
         out.push_back(make_refusal(f, "lone-out",
                                    "Found an out= operator that we could not find any other variants of: " +
                                        torchgen_text(f.func)));
     }
     for (const auto& [kind, index] : group.members) {
       const NativeFunction& f = model.functions[index];
-      // gen_functionalization_type.py gen_functionalization_definition (torchgen.gen
-      // writing the kernels, past a dry run): a mutating operator outside a
-      // NativeFunctionsGroup (e.g. an in-place variant whose default differs from
-      // its functional's) gets no functionalization kernel.
-      const bool modifies = std::any_of(f.func.arguments.begin(), f.func.arguments.end(),
-                                        [](const SchemaArgument& a) { return a.is_write(); });
-      const bool lone_out = group.members.size() == 1 && kind == SchemaKind::Out;  // lone-out says it first
-      const auto functional = group.members.find(SchemaKind::Functional);
-      const bool functional_elsewhere =
-          (functional == group.members.end() || model.functions[functional->second].generated) &&
-          with_functional.count(base_name(f.func).base);
-      if (!group.is_full_group() && !lone_out && functional_elsewhere && modifies && !f.has_cia() && !f.is_view_op(rules.inplace_view_not_views) &&
-          !f.tags.count("inplace_view") && !rules.mutable_ops_not_using_functionalization.count(f.name()) &&
-          !rules.mutable_ops_not_using_functionalization.count(base_name(f.func).to_string()))
-        out.push_back(make_refusal(f, "ungrouped-mutable",
-                                   "Expected composite implicit autograd kernel or non-modifying function: " +
-                                       torchgen_text(f.func)));
       if (f.structured && kind == SchemaKind::Out && !group.is_full_group() &&
-          !(lone_out && functional_with_changed_default(f.func, model)))
+          !(group.members.size() == 1 && functional_with_changed_default(f.func, model)))
         out.push_back(make_refusal(f, "structured-no-functional",
                                    "This function is structured, but there was no valid functional variant of it"));
     }
@@ -168,44 +203,6 @@ void check_groups(const TorchgenModel& model, const ReleaseRules& rules, std::ve
   }
 }
 
-void check_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
-  std::unordered_map<std::string, const NativeFunction*> by_name;
-  for (const auto& f : model.functions) by_name[f.name()] = &f;
-  for (const auto& f : model.functions) {
-    if (f.generated || base_name(f.func).inplace || !f.is_view_op(rules.inplace_view_not_views)) continue;
-    if (f.tags.count("inplace_view") || f.has_cia()) continue;
-    const std::string base = base_name(f.func).base;
-    if (std::any_of(rules.view_copy_exempt_suffixes.begin(), rules.view_copy_exempt_suffixes.end(),
-                    [&](const std::string& s) { return base.size() >= s.size() && base.ends_with(s); }))
-      continue;
-    // gen_functionalization_type.py (torchgen.gen, past a dry run): a view's
-    // functionalization kernel reads one aliasing input and writes one output.
-    const auto aliasing = std::count_if(f.func.arguments.begin(), f.func.arguments.end(),
-                                        [](const SchemaArgument& a) { return !a.alias.empty() && !a.is_write(); });
-    if (aliasing > 1)
-      out.push_back(make_refusal(f, "view-functionalization",
-                                 "In the functionalization codegen, we expect the first argument of every view "
-                                 "operator to alias the output. View operators with multiple aliasing inputs aren't "
-                                 "supported yet. Found an operator that doesn't satisfy this constraint"));
-    else if (f.func.returns.size() != 1)
-      out.push_back(make_refusal(f, "view-functionalization",
-                                 "Expected 1 return, got " + std::to_string(f.func.returns.size()) +
-                                     " (a view's functionalization writes one output: return a Tensor(a)[] list)"));
-    const std::string copy_name = base + "_copy" + (f.func.overload_name.empty() ? "" : "." + f.func.overload_name);
-    auto copy = by_name.find(copy_name);
-    if (copy == by_name.end()) {
-      out.push_back(make_refusal(f, "view-without-copy",
-                                 f.name() + " appears to be a new operator that aliases its inputs. The codegen "
-                                            "expects you to add a corresponding operator to native_functions.yaml: " +
-                                     copy_name));
-    } else if (!copy->second->tags.count("view_copy")) {
-      out.push_back(make_refusal(*copy->second, "view-copy-tag",
-                                 copy_name + " appears to be a view_copy operator. The codegen expects view_copy "
-                                             "operators to be annotated with the 'view_copy' tag"));
-    }
-  }
-}
-
 namespace {
 
 // is_forward_derivative_definition + create_forward_derivative: a key whose
@@ -224,9 +221,18 @@ bool names_something(const std::string& key, const FunctionSchema& s) {
   return names.size() == 1 && names.front() == "result";
 }
 
+// all_saved_inputs naming self: a backward formula (keyed by inputs) reading it.
+bool saves_self(const DifferentiabilityInfo& info) {
+  return std::any_of(info.formulas.begin(), info.formulas.end(), [&](const DifferentiabilityInfo::Formula& f) {
+    return !f.non_differentiable && is_argument_name(info.func, split_formula_names(f.names).front()) &&
+           uses_ident(f.text, "self");
+  });
+}
+
 }  // namespace
 
-void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                       std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;
   std::map<std::string, const NativeFunction*> by_schema;
   for (const auto& f : model.functions) by_schema.emplace(torchgen_text(f.func), &f);  // generated ones too
@@ -263,11 +269,23 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, st
                                   "', which is neither an argument nor an output of it (torchgen: No matching "
                                   "output for forward derivative definition)"));
   }
-  const InfoMatcher matcher(model);
-  std::set<const DifferentiabilityInfo*> length_refused;
+  std::set<const DifferentiabilityInfo*> length_refused, reused;
   for (const auto& f : model.functions) {
     if (rules.manual_autograd.count(cpp_name(f.func))) continue;
     const DifferentiabilityInfo* info = matcher.find(f);
+    // match_differentiability_info: a generated functional takes its mutable
+    // variant's formula, unless that formula saves an input named like self
+    // (the codegen cannot rewrite it). Once per entry, at the entry.
+    if (info && f.generated && schema_kind(f.func) != SchemaKind::Out &&
+        schema_kind(info->func) != SchemaKind::Functional && saves_self(*info) && reused.insert(info).second) {
+      Refusal r = at_info(*info, info->loc.line, "mutable-formula-reused",
+                          "Attempted to convert a derivative formula for a mutable operator to be used automatically "
+                          "by its functional variant (\"" + torchgen_text(f.func) + "\"). This is not currently "
+                          "supported (we'd need to fix up the formula in the codegen)");
+      r.fix = "write the formulas for the functional instead (`- name: " + torchgen_text(f.func) +
+              "`): the in-place variant takes them too";
+      out.push_back(std::move(r));
+    }
     // gen_differentiable_outputs: a variant that takes the entry's formulas
     // (an out= whose tensor-list out returns `()`, a view's _copy.out) must
     // have as many outputs as output_differentiability has entries. The

@@ -41,6 +41,13 @@ void check_fields(const NativeFunction& f, const ReleaseRules& rules, std::vecto
     out.push_back(make_refusal(f, "cpp-no-default-args",
                                "Invalid cpp_no_default_args: " + join(invalid) + " (" + f.name() +
                                    " has no argument of that name with a default value)"));
+  // api/cpp.py argument(): the C++ API's TensorOptions parameter is called
+  // `options`; naming it (through an argument of that name) is refused.
+  else if (has_tensor_options(f.func) &&
+           std::count(f.cpp_no_default_args.begin(), f.cpp_no_default_args.end(), std::string("options")))
+    out.push_back(make_refusal(f, "cpp-no-default-args",
+                               "'options' should not be in cpp_no_default_args (" + f.name() +
+                                   " takes TensorOptions, which its C++ API calls options)"));
   if (f.python_module && f.variants.count("method"))
     out.push_back(make_refusal(f, "python-module-method",
                                "functions in modules cannot be methods (" + f.name() + " has python_module: " +

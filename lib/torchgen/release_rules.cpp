@@ -121,6 +121,10 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.flag("dimname_prints_as_str", r.dimname_prints_as_str);
   in.names("schema_template_ops", r.schema_template_ops);
   in.names("view_copy_exempt_suffixes", r.view_copy_exempt_suffixes);
+  in.names("view_symint_check_unsupported_types", r.view_symint_check_unsupported_types);
+  in.names("view_meta_unsupported_types", r.view_meta_unsupported_types);
+  in.names("view_replay_argument_types", r.view_replay_argument_types);
+  in.text("view_copy_kernel_key", r.view_copy_kernel_key);
   in.flag("foreach_inplace_needs_derivatives", r.foreach_inplace_needs_derivatives);
   in.names("foreach_ops_without_differentiability_info", r.foreach_ops_without_differentiability_info);
   in.names("foreach_with_inplace_ref", r.foreach_with_inplace_ref);

@@ -58,6 +58,20 @@ struct ReleaseRules {
   // Operators the RegisterSchema.cpp template defines by hand (get_gradients).
   std::set<std::string> schema_template_ops;
 
+  // A non-composite view operator's argument types torchgen.gen cannot
+  // generate its functionalization for: the SymInt check of its kernel
+  // (emit_expr_has_symbolic_values raises) and its ViewMeta class (keeps the
+  // arguments by value; translate cannot convert). Schema spelling; empty
+  // where not recorded (not checked).
+  std::set<std::string> view_symint_check_unsupported_types;
+  std::set<std::string> view_meta_unsupported_types;
+  // gen_inplace_or_view_type.py emit_view_func's known_view_arg_simple_types,
+  // as schema types (a list's size dropped): the arguments an operator of
+  // VIEW_FUNCTIONS' names may take besides `self`. Empty: not recorded.
+  std::set<std::string> view_replay_argument_types;
+  // GenCompositeViewCopyKernel looks a VIEW_copy operator's kernel up at this
+  // key (CompositeExplicitAutogradNonFunctional in 2.x); empty: not checked.
+  std::string view_copy_kernel_key;
   // Refusals (torchgen/refusals.h). View ops whose base name ends so get no
   // generated _copy variant (gets_generated_view_copy: "_inverse" in 2.x).
   std::set<std::string> view_copy_exempt_suffixes;

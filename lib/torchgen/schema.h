@@ -69,6 +69,11 @@ bool has_tensor_options(const FunctionSchema& s);
 // torchgen's text of the schema (YAML spelling, no namespace), and its grouping signature.
 std::string torchgen_text(const FunctionSchema& s);
 FunctionSchema signature(const FunctionSchema& s, bool strip_default = false, bool keep_return_names = false);
+// view_signature(): the signature with a trailing "_copy" stripped from the
+// base name (every "_copy", as Python's str.replace does) and a trailing
+// "_scatter" read as "_inverse", so a view, its in-place view and its
+// NAME_copy share one (get_grouped_by_view_native_functions).
+FunctionSchema view_signature(const FunctionSchema& s);
 // The dispatcher's re-print (c10 FunctionSchema printer, rules O4), with the namespace.
 std::string dispatcher_text(const FunctionSchema& s, bool dimname_as_str);
 

@@ -200,4 +200,20 @@ FunctionSchema signature(const FunctionSchema& s, bool strip_default, bool keep_
   return sig;
 }
 
+FunctionSchema view_signature(const FunctionSchema& s) {
+  FunctionSchema sig = signature(s);
+  BaseOperatorName name = base_name(sig);
+  auto replace_all = [](std::string text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+    return text;
+  };
+  if (name.base.ends_with("_copy"))
+    name.base = replace_all(name.base, "_copy", "");
+  else if (name.base.ends_with("_scatter"))
+    name.base = replace_all(name.base, "scatter", "inverse");
+  set_base_name(sig, name);
+  return sig;
+}
+
 }  // namespace dispatchctl::torchgen

@@ -104,6 +104,16 @@ NativeFunction generated_from(const NativeFunction& base, FunctionSchema schema)
 
 }  // namespace
 
+std::vector<std::string> autogen_to_group(const SignatureGroup& group, const std::vector<NativeFunction>& functions,
+                                          const ReleaseRules& rules) {
+  const NativeFunction* base = generation_base(group, functions, rules);
+  if (!base || group.members.count(SchemaKind::Out)) return {};
+  std::vector<std::string> names;
+  if (!group.members.count(SchemaKind::Functional)) names.push_back(op_name(functional_schema(base->func)));
+  names.push_back(op_name(out_schema(base->func)));
+  return names;
+}
+
 void add_generated_functions(TorchgenModel& model, const ReleaseRules& rules) {
   const std::vector<SignatureGroup> groups = group_by_signature(model.functions);
   std::vector<NativeFunction> added;

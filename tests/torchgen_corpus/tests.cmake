@@ -29,6 +29,13 @@ add_test(NAME torchgen_corpus_third_real_verdicts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus third ${TORCHGEN_THIRD_SAMPLE}
                  $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_third_real_verdicts PROPERTIES TIMEOUT 600)
+# The fourth corpus: functionalization, view groups and view replay, a mutable
+# operator's formula reused by its generated functional, cpp_no_default_args
+# (edits-fourth.json), each beside an accepted look-alike. Every edit (~30 s of CPU).
+add_test(NAME torchgen_corpus_fourth_real_verdicts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fourth ${TORCHGEN_CORPUS_SAMPLE}
+                 $<TARGET_FILE:dispatchctl>)
+set_tests_properties(torchgen_corpus_fourth_real_verdicts PROPERTIES TIMEOUT 600)
 # Every fix `check --base` suggests for the corpora's accepted edits, applied,
 # passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
 # `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).

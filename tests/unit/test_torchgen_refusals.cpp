@@ -302,6 +302,32 @@ const Edit k_edits[] = {
      "- name: acosh_(Tensor(a!) self) -> Tensor(a!)\n  self: not_implemented(\"inplace version of acosh\")\n",
      "- name: acosh_(Tensor(a!) self) -> Tensor(a!)\n  self: grad * result.sinh().reciprocal().conj()\n"
      "  result: self_t * (self_p * self_p - 1).rsqrt().conj()\n", "  result: self_t * (self_p", true},
+    // Found reading gen_functionalization_type.py, native_function_generation.py and
+    // gen_inplace_or_view_type.py; each judged by the real torchgen 2.14.1
+    // (tests/torchgen_corpus/edits-fourth.json, same ids or named).
+    {"functional-required", "APPEND",  // cia-inplace-and-out
+     "\n- func: my_clip_(Tensor(a!) self, Scalar bound) -> Tensor(a!)\n  variants: function, method\n\n"
+     "- func: my_clip.out(Tensor self, Scalar bound, *, Tensor(a!) out) -> Tensor(a!)\n", "- func: my_clip_("},
+    {"symint-kernel", "APPEND",  // symint-kernel-without-symint
+     "\n- func: my_roll2(Tensor self, int shift) -> Tensor\n  dispatch:\n    CPU: my_roll2_symint\n", "- func: my_roll2("},
+    {"mutable-formula-reused", "APPEND",  // mutable-formula-reused
+     "\n- name: my_scale_(Tensor(a!) self, Tensor factor) -> Tensor(a!)\n  self: grad * factor\n  factor: grad * self\n",
+     "- name: my_scale_(", true, false,
+     "\n- func: my_scale_(Tensor(a!) self, Tensor factor) -> Tensor(a!)\n  dispatch:\n    CPU: my_scale_\n"
+     "  autogen: my_scale, my_scale.out\n"},
+    {"view-copy-kernel", "APPEND",  // view-copy-cea
+     "\n- func: my_band(Tensor(a) self, int offset=0) -> Tensor(a)\n  dispatch:\n    CompositeExplicitAutograd: my_band\n\n"
+     "- func: my_band_copy(Tensor self, int offset=0) -> Tensor\n  dispatch:\n    CompositeExplicitAutograd: my_band_copy\n"
+     "  tags: view_copy\n", "- func: my_band_copy("},
+    {"view-outputs", "APPEND",  // view-named-two-outputs
+     "\n- func: tensor_split.halves(Tensor self, int dim=0) -> (Tensor, Tensor)\n  dispatch:\n    CPU: halves\n",
+     "- func: tensor_split.halves("},
+    {"python-out-without-functional", "APPEND",  // cia-lone-out
+     "\n- func: my_norm2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n", "- func: my_norm2.out("},
+    {"view-argument-type", "APPEND",  // view-overload-float-arg
+     "\n- func: select.float(Tensor(a) self, int dim, float index) -> Tensor(a)\n  dispatch:\n"
+     "    CompositeExplicitAutograd: select_float\n\n- func: select_copy.float(Tensor self, int dim, float index) -> Tensor\n"
+     "  dispatch:\n    CompositeExplicitAutogradNonFunctional: select_copy_float\n  tags: view_copy\n", "- func: select.float("},
 };
 
 }  // namespace

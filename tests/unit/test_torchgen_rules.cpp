@@ -61,11 +61,14 @@ TEST_CASE("rules structured-backend, structured-meta, structured-ceanf: a struct
                                                 {"ADInplaceOrView", "ad-inplace-or-view"}, {"Tracer", "tracer"}});
 }
 
+// A lone in-place operator needs its functional and out= variants (torchgen
+// 2.14.1 refuses it in functionalization): `autogen:` adds them.
 TEST_CASE("rule inplace-meta: an unstructured inplace op without Meta or composite kernels gets one") {
-  const auto p = test::predict_yaml("- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: my_op_\n");
+  const auto p = test::predict_yaml(
+      "- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: my_op_\n  autogen: my_op, my_op.out\n");
   CHECK(test::rules_of(p, "my_op_").at("Meta") == "inplace-meta");
-  const auto composite =
-      test::predict_yaml("- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CompositeExplicitAutograd: my_op_\n");
+  const auto composite = test::predict_yaml("- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n"
+                                            "    CompositeExplicitAutograd: my_op_\n  autogen: my_op, my_op.out\n");
   CHECK_FALSE(test::rules_of(composite, "my_op_").count("Meta"));
 }
 
@@ -79,8 +82,9 @@ TEST_CASE("rule generated-cea and O2: autogen out= and functional variants, `_fu
   CHECK(test::rules_of(p, "my_op").at("CompositeExplicitAutograd") == "generated-cea");
   CHECK(schema_of(p, "my_mut.out") == "aten::my_mut.out(Tensor self, Tensor(a!) running, *, Tensor(b!) out) -> Tensor(b!)");
   CHECK(schema_of(p, "my_mut_functional") == "aten::my_mut_functional(Tensor self, Tensor running) -> (Tensor, Tensor running_out)");
-  // Without autogen: no variants; a CIA-only group never gets any.
-  CHECK(test::predict_yaml("- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: my_op_\n").operators.size() == 1);
+  // Without autogen: no variants (a functional alone stays alone); a CIA-only group never gets any.
+  CHECK(test::predict_yaml("- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: my_op\n").operators.size() == 1);
+  CHECK(test::predict_yaml("- func: my_op_(Tensor(a!) self) -> Tensor(a!)\n").operators.size() == 1);
 }
 
 TEST_CASE("O3: without a self argument every positional argument counts as after self") {
@@ -122,7 +126,8 @@ TEST_CASE("rules functionalize-mutating, functionalize-view (CIA views included)
   const char* yaml = "- func: my_view(Tensor(a) self) -> Tensor(a)\n"
                      "- func: my_view_(Tensor(a!) self) -> Tensor(a!)\n  tags: inplace_view\n  dispatch:\n    CPU: v_\n"
                      "- func: my_cia(Tensor self) -> Tensor\n"
-                     "- func: my_mut_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: m_\n";
+                     "- func: my_mut_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: m_\n"
+                     "  autogen: my_mut, my_mut.out\n";
   const auto p = test::predict_yaml(yaml);
   CHECK(test::rules_of(p, "my_view").at("Functionalize") == "functionalize-view");
   CHECK(test::rules_of(p, "my_view_").at("Functionalize") == "functionalize-view");
@@ -143,9 +148,10 @@ TEST_CASE("functionalization exceptions: hand-written kernels, set_.source_Tenso
 TEST_CASE("rules autograd and autograd-dispatch-key: use_derived and derivatives.yaml's dispatch keys") {
   const char* yaml = "- func: my_cia2(Tensor self) -> Tensor\n"
                      "- func: my_nt(Tensor self) -> Tensor\n  dispatch:\n    CPU: nt\n"
-                     "- func: my_nt_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: nt_\n"
+                     "- func: my_nt_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: nt_\n  autogen: my_nt.out\n"
                      "- func: detach(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: d\n"
-                     "- func: detach_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: dc\n  tags: view_copy\n";
+                     "- func: detach_copy(Tensor self) -> Tensor\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: dc\n"
+                     "  tags: view_copy\n";
   const char* derivatives = "- name: my_cia2(Tensor self) -> Tensor\n  self: non_differentiable\n"
                             "- name: my_nt(Tensor self) -> Tensor\n  dispatch:\n    Default:\n      self: grad\n"
                             "    AutogradNestedTensor:\n      self: grad\n";
@@ -163,9 +169,12 @@ TEST_CASE("rules autograd and autograd-dispatch-key: use_derived and derivatives
 TEST_CASE("rules ad-inplace-or-view and tracer") {
   const auto p = test::predict_yaml("- func: alias(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: a\n"
                                     "- func: my_view(Tensor(a) self) -> Tensor(a)\n  dispatch:\n    CPU: v\n"
-                                    "- func: alias_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: ac\n  tags: view_copy\n"
-                                    "- func: my_view_copy(Tensor self) -> Tensor\n  dispatch:\n    CPU: vc\n  tags: view_copy\n"
-                                    "- func: my_fill_(Tensor(a!)[] self) -> ()\n  dispatch:\n    CPU: f\n");
+                                    "- func: alias_copy(Tensor self) -> Tensor\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: ac\n"
+                                    "  tags: view_copy\n"
+                                    "- func: my_view_copy(Tensor self) -> Tensor\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: vc\n"
+                                    "  tags: view_copy\n"
+                                    "- func: my_fill_(Tensor(a!)[] self) -> ()\n  dispatch:\n    CPU: f\n"
+                                    "  autogen: my_fill, my_fill.out\n");
   CHECK(test::rules_of(p, "alias").at("ADInplaceOrView") == "ad-inplace-or-view");  // VIEW_FUNCTIONS
   CHECK_FALSE(test::rules_of(p, "my_view").count("ADInplaceOrView"));
   CHECK_FALSE(test::rules_of(p, "my_fill_").count("ADInplaceOrView"));  // inplace without a return
