@@ -212,6 +212,12 @@ class Fixer {
       return std::nullopt;
     std::string schema = natives[line - 1].substr(8);
     schema.erase(schema.find_last_not_of(" \t\r\n") + 1);
+    // A generated variant (autogen:) is located at the entry it is made from,
+    // whose schema is another operator's: the functional of a mutable operator
+    // returns more, and the mutable one would take the entry with the wrong
+    // number of outputs (found applying this fix to mutable-op-autogen).
+    const std::string unqualified = name.substr(name.find("::") == std::string::npos ? 0 : name.find("::") + 2);
+    if (!schema.starts_with(unqualified + "(")) return std::nullopt;
     const std::optional<FunctionSchema> s = operator_schema(*op);
     if (!s || s->returns.empty()) return std::nullopt;
     std::string flags;
