@@ -10,6 +10,8 @@ Only calls that dispatch to the backend under test count (`Backend.counts`)."""
 import contextlib
 import signal
 
+from dispatchctl_exporter.composite_profiler import BACKEND_MARK, ROOT_MARK, is_operator_event, operator_events
+from dispatchctl_exporter.composite_profiler import profiler_overload_config, reaches_backend
 from dispatchctl_exporter.composite_samples import overload_name, tree_map_tensors
 
 
@@ -98,41 +100,6 @@ HARVEST_SAMPLES = 3
 
 class Timeout(Exception):
     pass
-
-
-# Profiler events (node_calls_without_mode): the recorder's root, and the mark each kernel of
-# the Python backend makes while it runs.
-ROOT_MARK = "dispatchctl_node_call"
-BACKEND_MARK = "dispatchctl_backend_kernel"
-
-
-def profiler_overload_config(torch):
-    """The profiler's config that names overloads (torch 2.x's capture_overload_names), or None."""
-    try:
-        from torch._C._profiler import _ExperimentalConfig
-        return _ExperimentalConfig(capture_overload_names=True)
-    except (ImportError, TypeError):
-        return None
-
-
-def is_operator_event(event):
-    namespace, sep, name = event.name.partition("::")
-    return bool(sep) and namespace.isidentifier() and name.isidentifier() and namespace not in ("torch", "autograd")
-
-
-def operator_events(event):
-    """The operator calls made directly under `event`, an event that is no operator call
-    (the recorder's root: through the autograd node's own event; an operator called beside
-    the node, as record_function's own handle in 1.x, is not the node's)."""
-    out = []
-    for child in event.cpu_children:
-        if not is_operator_event(child) and child.name != BACKEND_MARK:
-            out.extend(child for child in child.cpu_children if is_operator_event(child))
-    return out
-
-
-def reaches_backend(event):
-    return any(child.name == BACKEND_MARK or reaches_backend(child) for child in event.cpu_children)
 
 
 @contextlib.contextmanager
