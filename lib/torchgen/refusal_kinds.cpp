@@ -176,6 +176,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a new view operator (not CompositeImplicitAutograd) without its NAME_copy operator of exactly its arguments, "
        "defaults and returns",
        "add the NAME_copy operator (tag view_copy) or make the view CompositeImplicitAutograd"},
+      {"view-inplace-composite", "model.py NativeFunctionsViewGroup.__post_init__",
+       "an in-place view (NAME_, tag inplace_view) without the CompositeImplicitAutograd (NestedTensor) kernel its "
+       "view NAME has",
+       "make the in-place view CompositeImplicitAutograd too (no dispatch table), or give the view a kernel of its own"},
       {"view-copy-tag", "model.py NativeFunctionsViewGroup.__post_init__",
        "a NAME_copy operator of a view without the view_copy tag", "add `tags: view_copy` to the copy operator"},
       // derivatives.yaml: tools/autograd's loading and differentiability matching.

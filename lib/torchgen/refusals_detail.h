@@ -28,13 +28,15 @@ class ViewGroups {
   bool is_view(const NativeFunction& f) const;  // ViewSchemaKind.aliasing
   // The view's view_copy: the functional of its bucket (nullptr: none).
   const NativeFunction* copy_of(const NativeFunction& view) const;
+  // The view's view_inplace: the in-place view of its bucket (nullptr: none).
+  const NativeFunction* inplace_of(const NativeFunction& view) const;
   // In some view group and writing an argument (a view, an in-place view with its view).
   bool holds_modifying(const NativeFunction& f) const;
 
  private:
   const ReleaseRules& rules_;
   std::set<std::string> with_view_;
-  std::unordered_map<std::string, const NativeFunction*> functional_;
+  std::unordered_map<std::string, const NativeFunction*> functional_, inplace_;
 };
 
 // NativeFunctionsGroup / lone out= / structured without a functional variant;

@@ -26,6 +26,10 @@ ViewGroups::ViewGroups(const TorchgenModel& model, const ReleaseRules& rules) : 
       with_view_.insert(torchgen_text(view_signature(f.func)));
       continue;
     }
+    if (f.is_view_op(rules.inplace_view_not_views) && base_name(f.func).inplace) {
+      inplace_.emplace(torchgen_text(view_signature(f.func)), &f);
+      continue;
+    }
     // Only a functional whose view_signature renames it can share a view's
     // (one of the view's own name would be a duplicate signature first).
     const std::string base = base_name(f.func).base;
@@ -42,6 +46,11 @@ bool ViewGroups::is_view(const NativeFunction& f) const {
 const NativeFunction* ViewGroups::copy_of(const NativeFunction& view) const {
   const auto it = functional_.find(torchgen_text(view_signature(view.func)));
   return it == functional_.end() ? nullptr : it->second;
+}
+
+const NativeFunction* ViewGroups::inplace_of(const NativeFunction& view) const {
+  const auto it = inplace_.find(torchgen_text(view_signature(view.func)));
+  return it == inplace_.end() ? nullptr : it->second;
 }
 
 bool ViewGroups::holds_modifying(const NativeFunction& f) const {
@@ -118,6 +127,15 @@ void check_views(const TorchgenModel& model, const ReleaseRules& rules, const Vi
       out.push_back(std::move(r));
       continue;
     }
+    // A composite view's in-place view is composite too (both decompose).
+    const NativeFunction* inplace = groups.inplace_of(f);
+    for (const char* key : {"CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor"})
+      if (inplace && f.has(key) && !inplace->has(key)) {
+        out.push_back(make_refusal(*inplace, "view-inplace-composite",
+                                   f.name() + " and " + inplace->name() + " must either both have " + key +
+                                       " kernels, or both not have composite kernels"));
+        break;
+      }
     if (copy && !copy->tags.count("view_copy"))
       out.push_back(make_refusal(*copy, "view-copy-tag",
                                  copy->name() + " appears to be a view_copy operator. The codegen expects view_copy "

@@ -305,6 +305,9 @@ const Edit k_edits[] = {
     // Found reading gen_functionalization_type.py, native_function_generation.py and
     // gen_inplace_or_view_type.py; each judged by the real torchgen 2.14.1
     // (tests/torchgen_corpus/edits-fourth.json, same ids or named).
+    {"view-inplace-composite", "APPEND",  // view-cia-inplace-view-cpu
+     "\n- func: my_flipdims(Tensor(a) self) -> Tensor(a)\n\n- func: my_flipdims_(Tensor(a!) self) -> Tensor(a!)\n"
+     "  variants: method\n  tags: inplace_view\n  dispatch:\n    CPU: my_flipdims_\n", "- func: my_flipdims_("},
     {"functional-required", "APPEND",  // cia-inplace-and-out
      "\n- func: my_clip_(Tensor(a!) self, Scalar bound) -> Tensor(a!)\n  variants: function, method\n\n"
      "- func: my_clip.out(Tensor self, Scalar bound, *, Tensor(a!) out) -> Tensor(a!)\n", "- func: my_clip_("},

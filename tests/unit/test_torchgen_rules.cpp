@@ -124,7 +124,7 @@ TEST_CASE("rules backend-select and backend-select-template") {
 
 TEST_CASE("rules functionalize-mutating, functionalize-view (CIA views included), functionalize-cia (1.13)") {
   const char* yaml = "- func: my_view(Tensor(a) self) -> Tensor(a)\n"
-                     "- func: my_view_(Tensor(a!) self) -> Tensor(a!)\n  tags: inplace_view\n  dispatch:\n    CPU: v_\n"
+                     "- func: my_view_(Tensor(a!) self) -> Tensor(a!)\n  tags: inplace_view\n"  // composite as its view
                      "- func: my_cia(Tensor self) -> Tensor\n"
                      "- func: my_mut_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: m_\n"
                      "  autogen: my_mut, my_mut.out\n";
