@@ -14,6 +14,7 @@
 #include "check/lint_changes.h"
 #include "registry/schema_parser.h"
 #include "util/file_io.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 namespace {
@@ -164,7 +165,7 @@ class Fixer {
       }
     if (!entry.first || file.empty()) return std::nullopt;
     const Lines& change = lines_of(cache_, file);
-    const std::string bare = name.substr(name.find("::") == std::string::npos ? 0 : name.find("::") + 2);
+    const std::string bare(without_namespace(name));
     if (!base[entry.first - 1].starts_with("- func: " + bare + "(")) {
       // Generated from another entry (`autogen: NAME`): that entry's autogen: line comes back.
       const auto same = std::find(change.begin(), change.end(), base[entry.first - 1]);
@@ -216,7 +217,7 @@ class Fixer {
     // whose schema is another operator's: the functional of a mutable operator
     // returns more, and the mutable one would take the entry with the wrong
     // number of outputs (found applying this fix to mutable-op-autogen).
-    const std::string unqualified = name.substr(name.find("::") == std::string::npos ? 0 : name.find("::") + 2);
+    const std::string unqualified(without_namespace(name));
     if (!schema.starts_with(unqualified + "(")) return std::nullopt;
     const std::optional<FunctionSchema> s = operator_schema(*op);
     if (!s || s->returns.empty()) return std::nullopt;

@@ -24,6 +24,7 @@
 #include "registry/schema_text.h"
 #include "table/table.h"
 #include "util/join.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 namespace {
@@ -286,7 +287,7 @@ void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
     f.op = name;
     f.location = {now.file, "", now.line, 0};
     f.covers.assign(now.ops.begin() + 1, now.ops.end());
-    const std::string bare = name.substr(name.find("::") + 2, name.find('.') - name.find("::") - 2);
+    const std::string bare(bare_operator_name(name));
     if (now.backward_raises && !was->second.backward_raises) {
       f.rule = "backward-not-implemented";
       f.kind = "formula-not-implemented";
@@ -303,7 +304,7 @@ void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
       f.rule = "forward-not-implemented";
       f.kind = "forward-formula-deleted";
       f.message = "forward-mode AD through " + f.op + " will raise \"Trying to use forward AD with " +
-                  f.op.substr(f.op.find("::") + 2, f.op.find('.') - f.op.find("::") - 2) +
+                  std::string(bare_operator_name(f.op)) +
                   " that does not support it because it has not been implemented yet\": its derivatives.yaml entry "
                   "lost its forward formula (`result: …`)" +
                   (f.covers.empty() ? std::string() : " (for " + join(f.covers) + " too)") +

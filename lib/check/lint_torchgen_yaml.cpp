@@ -17,6 +17,7 @@
 #include "util/file_io.h"
 #include "util/errors.h"
 #include "util/parse_number.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -126,10 +127,10 @@ void record_formulas(const TorchgenModel& model, const ReleaseRules& rules, std:
     }
     fact.backward_raises = backward && all_raise;
     const std::string bare = op_name(info.func);
-    const std::string name = bare.find("::") == std::string::npos ? "aten::" + bare : bare;
+    const std::string name = qualified_name(bare);
     fact.ops.push_back(name);
     for (const auto& other : by_signature[torchgen_text(signature(info.func))]) {
-      const std::string qualified = other.find("::") == std::string::npos ? "aten::" + other : other;
+      const std::string qualified = qualified_name(other);
       if (qualified != name) fact.ops.push_back(qualified);
       const NativeFunction* f = model.find(other);
       if (f && schema_kind(f->func) != SchemaKind::Functional) fact.inplace_ops.push_back(qualified);
@@ -143,8 +144,8 @@ void record_formulas(const TorchgenModel& model, const ReleaseRules& rules, std:
     const DifferentiabilityInfo* ref = foreach_reference(f, model, rules);
     if (!ref) continue;
     const std::string bare = op_name(ref->func);
-    auto it = out.find(bare.find("::") == std::string::npos ? "aten::" + bare : bare);
-    const std::string name = f.name().find("::") == std::string::npos ? "aten::" + f.name() : f.name();
+    auto it = out.find(qualified_name(bare));
+    const std::string name = qualified_name(f.name());
     if (it != out.end()) it->second.inplace_ops.push_back(name);
   }
 }

@@ -8,6 +8,7 @@
 #include "builtin/pack.h"
 #include "keys/tensor_presets.h"
 #include "load/load_registry.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 namespace {
@@ -28,7 +29,7 @@ std::optional<std::vector<const BuiltinRegistry*>> builtins_only(const std::vect
 void add_name(std::vector<std::string>& names, std::string_view name, std::string_view prefix) {
   if (!name.starts_with(prefix)) return;
   names.emplace_back(name);
-  const std::string_view bare = name.substr(0, name.find('.', name.find("::") + 1));
+  const std::string_view bare = without_overload(name);
   if (bare.size() < name.size() && bare.starts_with(prefix)) names.emplace_back(bare);
 }
 

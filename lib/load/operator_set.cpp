@@ -7,6 +7,7 @@
 #include "util/errors.h"
 #include "util/file_io.h"
 #include "util/join.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 
@@ -69,8 +70,7 @@ OperatorSet builtin_operator_set(const std::string& torch_version, const std::st
 }
 
 std::string exact_pattern(std::string_view name) {
-  const size_t sep = name.find("::");
-  const bool bare = name.find('.', sep == std::string_view::npos ? 0 : sep + 2) == std::string_view::npos;
+  const bool bare = without_overload(name).size() == name.size();
   return std::string(name) + (bare ? std::string(k_default_suffix) : "");
 }
 

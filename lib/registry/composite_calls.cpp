@@ -7,6 +7,7 @@
 #include "registry/registry.h"
 #include "util/errors.h"
 #include "util/json_object_reader.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 
@@ -31,8 +32,7 @@ CallWhen read_when(const ObjectReader& r) {
 }
 
 void check_op_name(const ObjectReader& r, const std::string& name) {
-  const auto sep = name.find("::");
-  if (sep == std::string::npos || sep == 0 || sep + 2 >= name.size() || name.find(' ') != std::string::npos)
+  if (!is_qualified_operator_name(name))
     r.fail(r.at("op"), "operator name '" + name + "' is not NAMESPACE::NAME[.OVERLOAD]");
 }
 

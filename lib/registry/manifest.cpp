@@ -15,6 +15,7 @@
 #include "util/file_io.h"
 #include "registry/manifest_stream.h"
 #include "util/suggest.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 namespace {
@@ -60,8 +61,7 @@ const std::vector<std::string_view> k_generated_call_fields = {"op", "kind"};
 std::string operator_pointer(size_t index) { return "/operators/" + std::to_string(index); }
 
 void check_operator_name_at(const ObjectReader& r, const std::string& pointer, const std::string& name) {
-  const auto sep = name.find("::");
-  if (sep == std::string::npos || sep == 0 || sep + 2 >= name.size() || name.find(' ') != std::string::npos)
+  if (!is_qualified_operator_name(name))
     r.fail(pointer, "operator name '" + name + "' is not NAMESPACE::NAME[.OVERLOAD]");
 }
 

@@ -1,6 +1,7 @@
 #include "table/torch_messages.h"
 
 #include "table/torch_text.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 
@@ -111,9 +112,7 @@ std::string fallthrough_called_error(const Catalogue& cat) {
 
 std::string out_requires_grad_error(std::string_view op_name) {
   // torchgen passes the operator's base name: aten::add.out -> "add".
-  if (const size_t colon = op_name.find("::"); colon != std::string_view::npos) op_name.remove_prefix(colon + 2);
-  op_name = op_name.substr(0, op_name.find('.'));
-  return std::string(op_name) +
+  return std::string(bare_operator_name(op_name)) +
          "(): functions with out=... arguments don't support automatic differentiation, but one of the "
          "arguments requires grad.";
 }

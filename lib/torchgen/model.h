@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "torchgen/schema.h"
@@ -112,7 +113,15 @@ struct TorchgenModel {
   std::set<std::string> valid_tags;
   // Field values torchgen's parser refuses (the entry is still read, with the default).
   std::vector<Refusal> parse_refusals;
+  // The first function named `op_name` ("add.Tensor"), or nullptr.
   const NativeFunction* find(const std::string& op_name) const;
+
+ private:
+  // find's index, extended over functions appended since the last call
+  // (functions only grow: the YAML's, then generated variants). A linear
+  // scan re-printing each name made the lint quadratic (16% of `check`).
+  mutable std::unordered_map<std::string, size_t> index_;
+  mutable size_t indexed_ = 0;
 };
 
 }  // namespace dispatchctl::torchgen

@@ -391,9 +391,10 @@ bool NativeFunction::is_view_op(const std::set<std::string>& inplace_view_except
 }
 
 const NativeFunction* TorchgenModel::find(const std::string& op_name) const {
-  for (const auto& f : functions)
-    if (f.name() == op_name) return &f;
-  return nullptr;
+  if (indexed_ > functions.size()) index_.clear(), indexed_ = 0;  // functions was replaced by a shorter list
+  for (; indexed_ < functions.size(); ++indexed_) index_.emplace(functions[indexed_].name(), indexed_);
+  const auto it = index_.find(op_name);
+  return it == index_.end() ? nullptr : &functions[it->second];
 }
 
 }  // namespace dispatchctl::torchgen

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "registry/signature_check.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -93,8 +94,7 @@ void check_list_defaults(std::string_view text) {
 }  // namespace
 
 std::string_view unqualified_name(const FunctionSchema& s) {
-  const size_t ns = s.name.find("::");
-  return ns == std::string::npos ? std::string_view(s.name) : std::string_view(s.name).substr(ns + 2);
+  return without_namespace(s.name);
 }
 
 std::string BaseOperatorName::to_string() const {
@@ -134,7 +134,7 @@ FunctionSchema parse_torchgen_schema(std::string_view text) {
   FunctionSchema schema = std::move(std::get<FunctionSchema>(parsed));
   if (schema.is_vararg || schema.is_varret) throw std::invalid_argument("torchgen takes no '...' in a schema");
   check_single_star(text);
-  if (schema.name.find("::") == std::string::npos) schema.name = "aten::" + schema.name;
+  schema.name = qualified_name(schema.name);
   bool in_out = false;
   for (const auto& a : schema.arguments) {
     check_torchgen_type(a.type);

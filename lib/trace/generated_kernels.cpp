@@ -4,6 +4,7 @@
 
 #include "table/torch_messages.h"
 #include "util/join.h"
+#include "registry/operator_name.h"
 
 namespace dispatchctl {
 
@@ -49,9 +50,7 @@ std::optional<Behaviour> generated_composite_behaviour(const Registry& registry,
 
 // "aten::add_.Tensor": a base name ending in one underscore (not a dunder such as __iadd__).
 bool is_inplace_operator(std::string_view name) {
-  const size_t colon = name.find("::");
-  std::string_view base = colon == std::string_view::npos ? name : name.substr(colon + 2);
-  base = base.substr(0, base.find('.'));
+  const std::string_view base = bare_operator_name(name);
   return base.size() > 1 && base.back() == '_' && base.rfind("__", 0) != 0;
 }
 

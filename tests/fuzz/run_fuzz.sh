@@ -2,7 +2,8 @@
 # Bounded libFuzzer run over every target (what CI runs with
 # `tools/bootstrap --fuzz`): builds with clang + ASan/UBSan in its own build
 # directory, then fuzzes each target for FUZZ_TIME seconds (op_select, schema for
-# half of it), starting from a copy of tests/fuzz/corpus/TARGET.
+# half of it), starting from a copy of tests/fuzz/corpus/TARGET; FUZZ_JOBS
+# targets at a time (default: one per core).
 #
 #   tests/fuzz/run_fuzz.sh                  # build-fuzz/, 60 s per target
 #   FUZZ_TIME=600 FUZZ_RUNS=-1 FUZZ_SEED=0 tests/fuzz/run_fuzz.sh  # explore longer
@@ -39,17 +40,19 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 [ "$configure_only" = 0 ] || exit 0
 cmake --build "$build_dir" -j"${JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
-failed=()
-for t in "${targets[@]}"; do
-  seconds=$fuzz_time
+# One target per core at a time: each runs for a fixed time, so running them
+# side by side divides CI's fuzzing time by the core count.
+fuzz_one() {
+  local t=$1 seconds=$fuzz_time
   [ "$t" = op_select ] || [ "$t" = schema ] && seconds=$(( (fuzz_time + 1) / 2 ))
-  work="$build_dir/fuzz-corpus/$t" crashes="$build_dir/crashes/$t"
+  local work="$build_dir/fuzz-corpus/$t" crashes="$build_dir/crashes/$t"
   mkdir -p "$work" "$crashes"
-  log="$build_dir/fuzz-$t.log"
+  local log="$build_dir/fuzz-$t.log"
   echo "fuzz: $t for ${seconds}s (log: $log)"
   if ASAN_OPTIONS=detect_leaks=1 "$build_dir/tests/fuzz/fuzz_$t" \
        -max_total_time="$seconds" -seed="$fuzz_seed" -runs="$fuzz_runs" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
        -artifact_prefix="$crashes/" "$work" "tests/fuzz/corpus/$t" >"$log" 2>&1; then
+    local runs cov
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
     echo "fuzz: $t ok: $runs executions, $cov"
@@ -57,7 +60,19 @@ for t in "${targets[@]}"; do
     echo "fuzz: $t FAILED; input in $crashes/:" >&2
     grep -E 'ERROR|SUMMARY|terminate|what\(\)' "$log" | head -5 >&2 || true
     ls "$crashes" >&2
-    failed+=("$t")
+    return 1
   fi
+}
+
+jobs=${FUZZ_JOBS:-$(nproc)}
+declare -A pid_of=()
+failed=()
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz_one "$t" &
+  pid_of[$t]=$!
+done
+for t in "${targets[@]}"; do
+  wait "${pid_of[$t]}" || failed+=("$t")
 done
 [ "${#failed[@]}" = 0 ] || { echo "fuzz: crashes in ${failed[*]}" >&2; exit 1; }

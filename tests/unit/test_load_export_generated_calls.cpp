@@ -6,6 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 #include "load/export_generated_calls.h"
 #include "load/load_registry.h"
@@ -30,7 +33,7 @@ const std::string k_export =
     " ]\n}\n";
 
 std::string scratch_file(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() / ("dispatchctl-test-" + name);
+  const auto path = std::filesystem::temp_directory_path() / ("dispatchctl-test-" + std::to_string(::getpid()) + "-" + name);
   write_file_atomically(path.string(), text);
   return path.string();
 }

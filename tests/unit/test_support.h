@@ -1,6 +1,7 @@
 // Helpers shared by the unit tests: golden data and small registries.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -10,6 +11,17 @@
 #include "util/errors.h"
 
 namespace dispatchctl::test {
+
+// Under ASan+UBSan (about ten times slower) a sweep that runs one code path
+// over many real inputs (one YAML edit per refusal kind, every built-in
+// registry) takes every k_sweep_stride-th input: the sanitizers look for memory
+// errors in the code path, which a sample covers; the release build's run
+// (tools/bootstrap --test) takes every input.
+#if DISPATCHCTL_SANITIZED_TESTS
+inline constexpr std::size_t k_sweep_stride = 4;
+#else
+inline constexpr std::size_t k_sweep_stride = 1;
+#endif
 
 // tests/data/<relative>, gunzipped if needed.
 std::string read_test_data(const std::string& relative);

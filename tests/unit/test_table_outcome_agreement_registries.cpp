@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "builtin/builtin.h"
 #include "check/check.h"
 #include "explain/key_report.h"
@@ -21,6 +23,7 @@
 #include "query/predicates.h"
 #include "report/coverage.h"
 #include "table/table.h"
+#include "test_support.h"
 #include "torchgen_support.h"
 #include "trace/call_input.h"
 #include "trace/trace.h"
@@ -56,7 +59,7 @@ void check_counts_agree(const Registry& reg, const std::vector<std::string>& wan
 
 // tests/data/torch-2.14.1/torchgen with the corpus' new-op-with-meta edit.
 std::string yaml_with_new_operator() {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "dispatchctl-test-kernel-source";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("dispatchctl-test-kernel-source-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   for (const char* name : {"native_functions.yaml", "tags.yaml", "derivatives.yaml"})
@@ -70,7 +73,9 @@ std::string yaml_with_new_operator() {
 }  // namespace
 
 TEST_CASE("outcomes: every command counts the same over every built-in registry") {
-  for (const BuiltinRegistry& b : builtin_registries()) {
+  const auto& registries = builtin_registries();
+  for (std::size_t i = 0; i < registries.size(); i += test::k_sweep_stride) {
+    const BuiltinRegistry& b = registries[i];
     INFO(b.version);
     auto reg = load_registry({"builtin:" + std::string(b.version)});
     check_counts_agree(*reg, {"CPU", "Meta", "AutogradCPU", "QuantizedCPU", "PrivateUse1", "Named"});

@@ -43,8 +43,9 @@ std::string row_text(const Registry& r, const RowChange& c) {
 }  // namespace
 
 TEST_CASE("YAML edits change exactly the rows they should") {
-  const std::string original = test::torchgen_inputs("2.14.1").native_functions.text;
-  const auto before = layered(original);
+  // Once for every subcase (doctest re-enters the test case per subcase).
+  static const std::string original = test::torchgen_inputs("2.14.1").native_functions.text;
+  static const auto before = layered(original);
 
   SUBCASE("a new operator: one operator added, nothing else") {
     const auto after = layered(original + "\n- func: my_new_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: my_new_op\n");
