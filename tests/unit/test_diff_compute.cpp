@@ -15,7 +15,7 @@
 using namespace dispatchctl;
 
 namespace {
-std::string manifest(const std::string& name) {
+std::string diff_manifest(const std::string& name) {
   return std::string(DISPATCHCTL_SOURCE_DIR) + "/tests/manifests/diff/" + name;
 }
 }  // namespace
@@ -30,7 +30,7 @@ TEST_CASE("diff: a registry against itself is empty") {
 
 TEST_CASE("diff: one CompositeExplicitAutograd kernel on a CIA-only operator flips exactly the rows compute_row says") {
   auto before = load_registry({"builtin:2.14.1"});
-  auto after = load_registry({"builtin:2.14.1", manifest("add_cea_to_cia_op.json")});
+  auto after = load_registry({"builtin:2.14.1", diff_manifest("add_cea_to_cia_op.json")});
   const DiffResult r = diff_registries(*before, *after);
   REQUIRE(r.operators.size() == 1);
   const OperatorDiff& op = r.operators[0];
@@ -65,8 +65,8 @@ TEST_CASE("diff: one CompositeExplicitAutograd kernel on a CIA-only operator fli
 }
 
 TEST_CASE("diff: operators and registrations added and removed, filters") {
-  auto before = load_registry({manifest("small_old.json")});
-  auto after = load_registry({manifest("small_new.json")});
+  auto before = load_registry({diff_manifest("small_old.json")});
+  auto after = load_registry({diff_manifest("small_new.json")});
   const DiffResult r = diff_registries(*before, *after);
   REQUIRE(r.operators.size() == 3);
   CHECK(r.operators[0].name == "myops::fresh");
@@ -96,8 +96,8 @@ TEST_CASE("diff: operators and registrations added and removed, filters") {
 }
 
 TEST_CASE("diff: text shows the shape first, then details; JSON counts match") {
-  auto before = load_registry({manifest("small_old.json")});
-  auto after = load_registry({manifest("small_new.json")});
+  auto before = load_registry({diff_manifest("small_old.json")});
+  auto after = load_registry({diff_manifest("small_new.json")});
   const DiffResult r = diff_registries(*before, *after);
   const std::string text = diff_text(r, {false, "old.json", "new.json"});
   const auto shape = text.find("myops::kept: a direct kernel now fills 1 key (CPU) that was math kernel\n"

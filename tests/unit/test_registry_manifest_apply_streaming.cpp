@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string k_head = R"J({"dispatchctl_manifest": 1, "torch_version": "2.14.1", )J";
+const std::string k_manifest_head = R"J({"dispatchctl_manifest": 1, "torch_version": "2.14.1", )J";
 const std::string k_ops =
     R"J("operators": [{"name": "x::a", "schema": "x::a(Tensor self) -> Tensor", "kernels": [{"key": "CPU", "kernel": "a_cpu"}, {"key": "Meta", "kernel": "a_meta"}]}, {"name": "x::b", "kernels": [{"key": "CPU", "kernel": "b_cpu"}]}])J";
 
@@ -71,19 +71,19 @@ std::string whole_file_outcome(const std::string& content) {
 }  // namespace
 
 TEST_CASE("manifest applied while read: the registry the whole-file path builds") {
-  const std::string manifest = k_head + k_ops + "}";
+  const std::string manifest = k_manifest_head + k_ops + "}";
   const std::string got = outcome(manifest);
   CHECK(got.find("x::a /operators/0/schema; a_cpu@/operators/0/kernels/0") != std::string::npos);
   CHECK(got.find("b_cpu@/operators/1/kernels/0") != std::string::npos);
   CHECK(got == whole_file_outcome(manifest));
   // "recorded" after the operators (as an export writes it) changes nothing applied.
-  const std::string exported = k_head + k_ops + R"J(, "recorded": {"tables": {}, "states": {}}})J";
+  const std::string exported = k_manifest_head + k_ops + R"J(, "recorded": {"tables": {}, "states": {}}})J";
   CHECK(outcome(exported) == got);
 }
 
 TEST_CASE("manifest applied while read: errors are the whole-file path's, in its order") {
   // A bad key in the second operator and a bad schema in a later one: the schema is checked first.
-  const std::string two_errors = k_head + R"J("operators": [{"name": "x::a", "kernels": [{"key": "CPU", "kernel": "k"}]},
+  const std::string two_errors = k_manifest_head + R"J("operators": [{"name": "x::a", "kernels": [{"key": "CPU", "kernel": "k"}]},
 {"name": "x::b", "kernels": [{"key": "Meat", "kernel": "k"}]},
 {"name": "x::c", "schema": "x::c(Tensor self -> Tensor"}]})J";
   const std::string error = outcome(two_errors);
@@ -94,7 +94,7 @@ TEST_CASE("manifest applied while read: errors are the whole-file path's, in its
       R"J({"dispatchctl_manifest": 1, "operators": [], "torch_version": "9.1"})J";
   CHECK(outcome(late_version).find("/torch_version") != std::string::npos);
   // An aten:: definition: a whole registry, not layered over builtin:2.14.1.
-  const std::string aten = k_head + R"J("operators": [{"name": "x::a", "kernels": [{"key": "CPU", "kernel": "k"}]},
+  const std::string aten = k_manifest_head + R"J("operators": [{"name": "x::a", "kernels": [{"key": "CPU", "kernel": "k"}]},
 {"name": "aten::mine", "schema": "aten::mine(Tensor self) -> Tensor"}]})J";
   CHECK(outcome(aten).find("operators: 2,") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 
 #include "util/errors.h"
 
+#include "load/load_registry.h"
 #include "registry/manifest.h"
 #include "util/file_io.h"
 
@@ -32,6 +33,13 @@ std::map<std::string, std::string> split_blocks(const std::string& text) {
   }
   close(text.size());
   return blocks;
+}
+
+const Registry& builtin_registry(const std::string& source) {
+  static std::map<std::string, std::unique_ptr<Registry>> loaded;
+  std::unique_ptr<Registry>& reg = loaded[source];
+  if (!reg) reg = load_registry({source});
+  return *reg;
 }
 
 std::unique_ptr<Registry> registry_from_json(const std::string& json_text) {

@@ -27,6 +27,8 @@ inline constexpr std::size_t k_sweep_stride = 1;
 std::string read_test_data(const std::string& relative);
 // "=== NAME" blocks of a dump file, by operator name.
 std::map<std::string, std::string> split_blocks(const std::string& text);
+// A built-in registry ("builtin:1.13.1"), loaded once per test run and shared.
+const Registry& builtin_registry(const std::string& source);
 // A registry from manifest JSON text (throws InputError like the CLI).
 std::unique_ptr<Registry> registry_from_json(const std::string& json_text);
 // The InputError text loading that manifest gives, or "(no error)".

@@ -13,13 +13,9 @@
 namespace dispatchctl {
 namespace {
 
-const Registry& real_1_13() {
-  static const std::unique_ptr<Registry> registry = load_registry({"builtin:1.13.1"});
-  return *registry;
-}
 
 const Operator& op(const std::string& name) {
-  const Operator* found = real_1_13().find(name);
+  const Operator* found = test::builtin_registry("builtin:1.13.1").find(name);
   REQUIRE(found);
   return *found;
 }
@@ -28,7 +24,7 @@ using Names = std::vector<std::string>;
 using Written = std::vector<bool>;
 
 Trace traced(const std::string& name, CallOptions options) {
-  return trace_call(real_1_13(), op(name), make_call_setup(real_1_13().catalogue(), options));
+  return trace_call(test::builtin_registry("builtin:1.13.1"), op(name), make_call_setup(test::builtin_registry("builtin:1.13.1").catalogue(), options));
 }
 
 }  // namespace
@@ -82,7 +78,7 @@ TEST_CASE("trace: --keyset and --tensor tensors are the arguments in the command
   keyset_first.tensors = {"cpu:inference"};
   keyset_first.keysets = {"CPU,ADInplaceOrView,AutogradCPU"};
   keyset_first.order = {CallOptions::Form::Keyset, CallOptions::Form::Preset};
-  const CallSetup setup = make_call_setup(real_1_13().catalogue(), keyset_first);
+  const CallSetup setup = make_call_setup(test::builtin_registry("builtin:1.13.1").catalogue(), keyset_first);
   REQUIRE(setup.arguments.size() == 2);
   CHECK(setup.arguments[0].spec == "--keyset CPU,ADInplaceOrView,AutogradCPU");
   CHECK(setup.arguments[1].inference);

@@ -5,18 +5,14 @@
 
 #include "load/load_registry.h"
 #include "table/torch_messages.h"
+#include "test_support.h"
 #include "trace/trace.h"
 
 namespace dispatchctl {
 namespace {
 
-const Registry& real_1_13() {
-  static const std::unique_ptr<Registry> registry = load_registry({"builtin:1.13.1"});
-  return *registry;
-}
-
 Trace traced(const std::string& op, std::vector<std::string> tensors, bool no_grad = false) {
-  const Registry& reg = real_1_13();
+  const Registry& reg = test::builtin_registry("builtin:1.13.1");
   CallOptions options;
   options.tensors = std::move(tensors);
   options.no_grad = no_grad;
@@ -27,7 +23,7 @@ Trace traced(const std::string& op, std::vector<std::string> tensors, bool no_gr
 
 std::vector<std::string> rows(const Trace& t) {
   std::vector<std::string> out;
-  for (const Hop& h : t.hops) out.push_back(real_1_13().catalogue().name(h.row.key));
+  for (const Hop& h : t.hops) out.push_back(test::builtin_registry("builtin:1.13.1").catalogue().name(h.row.key));
   return out;
 }
 
