@@ -1,0 +1,136 @@
+// What the Python bindings' generator (gen_autograd_python:
+// tools/autograd/gen_python_functions.py, torchgen/api/python.py) refuses in
+// the operators it binds, past the returns refusals_api.cpp checks (the fifth
+// corpus, tests/torchgen_corpus/edits-fifth.json):
+//   group_overloads: two overloads of one name whose Python signatures (the
+//     arguments without the out= ones: types, names, defaults; not the
+//     returns) are the same;
+//   signature_from_schema: an argument named requires_grad;
+//   structseq_fieldnames: several returns, some named and some not;
+//   arg_parser_unpack_method: an argument type PythonArgParser cannot read;
+// and the one argument type the C++ API refuses first (api/cpp.py
+// valuetype_type, torchgen.gen): a bool list without a size.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "torchgen/info_matcher.h"
+#include "torchgen/refusals_detail.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+// PythonArgument.argument_str near enough: the type without its alias
+// annotation, the name, the default as written.
+std::string python_argument(const SchemaArgument& a) {
+  return type_text(a.type, a.size) + " " + a.name + (a.default_value ? "=" + *a.default_value : "");
+}
+
+// PythonSignature.signature_str(skip_outputs=True): `self` left out of a method's.
+std::string python_signature(const FunctionSchema& s, bool method) {
+  std::string text = std::string(unqualified_name(s)) + "(";
+  bool star = false;
+  for (const auto& a : s.arguments) {
+    if (is_out_argument(a) || (method && a.name == "self" && !a.kwarg_only)) continue;
+    if (a.kwarg_only && !star) text += "*, ";
+    star = star || a.kwarg_only;
+    text += python_argument(a) + ", ";
+  }
+  return text + ")";
+}
+
+// gen_python_functions' groups: Tensor methods, then torch.* (or the
+// operator's python_module) functions; each groups overloads by name.
+std::vector<std::string> python_groups(const NativeFunction& f) {
+  std::vector<std::string> groups;
+  if (!f.python_module && f.variants.count("method")) groups.push_back("method");
+  if (f.python_module)
+    groups.push_back(*f.python_module);
+  else if (f.variants.count("function"))
+    groups.push_back("torch");
+  return groups;
+}
+
+// arg_parser_unpack_method: the types PythonArgParser reads (the optional of
+// each too, and Generator? but not Generator).
+bool parser_reads(const SchemaType& t, const std::optional<int>& size) {
+  static const std::set<std::string> named = {"Tensor", "Stream", "Storage", "Scalar", "ScalarType", "Device",
+                                              "DeviceIndex", "int", "SymInt", "bool", "float", "str", "Layout",
+                                              "MemoryFormat"};
+  static const std::set<std::string> elements = {"Tensor", "int", "float", "SymInt", "Scalar"};
+  switch (t.kind) {
+    case SchemaType::Kind::Named:
+      return !size && named.count(t.name);
+    case SchemaType::Kind::Optional: {
+      const SchemaType& e = t.contained[0];
+      if (e.kind == SchemaType::Kind::Named && e.name == "Generator") return true;
+      return parser_reads(e, size);
+    }
+    case SchemaType::Kind::List: {
+      const SchemaType& e = t.contained[0];
+      if (e.kind == SchemaType::Kind::Optional)  // Tensor?[]
+        return e.contained[0].kind == SchemaType::Kind::Named && e.contained[0].name == "Tensor";
+      return e.kind == SchemaType::Kind::Named && elements.count(e.name);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void check_python_bindings(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+  for (const auto& f : model.functions)
+    for (const auto& a : f.func.arguments)
+      if (!f.generated && a.type.kind == SchemaType::Kind::List && !a.size &&
+          a.type.contained[0].kind == SchemaType::Kind::Named && a.type.contained[0].name == "bool") {
+        out.push_back(make_refusal(f, "bool-list-without-size",
+                                   "bool ListType must have a size (argument " + a.name + " of " + f.name() +
+                                       ": its C++ type is std::array<bool, N>)"));
+        break;
+      }
+  if (rules.python_skipped_bindings.empty()) return;  // the release's bindings not recorded
+  PythonBindings bindings(rules);
+  std::map<std::string, const NativeFunction*> seen;  // group, out= or not, signature -> first overload
+  for (const auto& f : model.functions) {
+    if (!bindings.binds(f)) continue;
+    const FunctionSchema& s = f.func;
+    if (std::any_of(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return a.name == "requires_grad"; })) {
+      out.push_back(make_refusal(f, "python-argument-requires-grad",
+                                 "argument named requires_grad is reserved, should not explicitly add it in the "
+                                 "schema (" + f.name() + ", its Python binding)"));
+      continue;
+    }
+    const size_t named = std::count_if(s.returns.begin(), s.returns.end(), [](const auto& r) { return !r.name.empty(); });
+    if (s.returns.size() > 1 && named && named != s.returns.size()) {
+      out.push_back(make_refusal(f, "python-unnamed-return",
+                                 "Unnamed field is not supported by codegen (" + f.name() + " names some of its "
+                                 "returns, not all: its Python binding's named tuple)"));
+      continue;
+    }
+    const auto unread = std::find_if(s.arguments.begin(), s.arguments.end(),
+                                     [](const auto& a) { return !parser_reads(a.type, a.size); });
+    if (unread != s.arguments.end()) {
+      out.push_back(make_refusal(f, "python-argument-type",
+                                 "type '" + type_text(unread->type, unread->size) + "' is not supported by "
+                                 "PythonArgParser (argument " + unread->name + " of " + f.name() + ", its Python "
+                                 "binding)"));
+      continue;
+    }
+    for (const auto& group : python_groups(f)) {
+      const std::string key = group + (is_out_fn(s) ? " out " : " ") + python_signature(s, group == "method");
+      auto [it, first] = seen.emplace(key, &f);
+      if (first) continue;
+      Refusal r = make_refusal(f, "python-duplicate-signature",
+                               "Found duplicated function definition: " + torchgen_text(s) + ". Existing definition: " +
+                                   torchgen_text(it->second->func) + " (the same Python arguments; returns do not "
+                                   "count)");
+      r.fix = "give " + f.name() + " arguments that tell it apart from " + it->second->name() +
+              " in Python (another name, or a keyword-only argument without a default), or delete one of them";
+      out.push_back(std::move(r));
+      break;
+    }
+  }
+}
+
+}  // namespace dispatchctl::torchgen
