@@ -320,9 +320,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "without the inplace_view tag",
        "write the in-place view as PyTorch's do: `Tensor(a!) self` and `-> Tensor(a!)` with `tags: inplace_view`, "
        "or give the operator a name without the trailing underscore"},
-      {"view-function-tensor-returns", "tools/autograd/gen_variable_type.py emit_body (check_tensorimpl_and_storage)",
-       "an operator named like one of VIEW_FUNCTIONS (narrow, select, …) with a Tensor return past the first",
-       "return one Tensor (or a Tensor[]), or give the operator a name of its own"},
+      {"view-function-returns", "tools/autograd/gen_view_funcs.py returns_multi_tensor (gen_autograd)",
+       "an operator named like a view function (narrow, select, chunk, …) with a VariableType kernel that does not "
+       "return exactly one value",
+       "return one Tensor (or one Tensor[]), or give the operator a name of its own"},
       {"foreach-tensor-argument", "torchgen/api/autograd.py gen_foreach_derivativeinfo",
        "an out-of-place _foreach_ operator with a lone Tensor argument whose reference operator (the one of its "
        "name without _foreach_) has a forward formula",

@@ -9,8 +9,9 @@
 //     which torchgen.gen and load_derivatives both call): an in-place named
 //     operator that is a view (a non-mutable aliased return, a wildcard
 //     argument) without the inplace_view tag;
-//   gen_variable_type.py check_tensorimpl_and_storage: an operator named like
-//     one of VIEW_FUNCTIONS with a Tensor return past the first;
+//   gen_view_funcs.py returns_multi_tensor (and gen_variable_type.py
+//     check_tensorimpl_and_storage before it for VIEW_FUNCTIONS' own names):
+//     an operator named like a view function that does not return one value;
 //   gen_autograd_functions.py process_function: a backward formula reading
 //     what its Node cannot keep (a float[] argument, a Tensor[] output);
 //   api/autograd.py gen_foreach_derivativeinfo: an out-of-place _foreach_
@@ -58,33 +59,26 @@ void check_inplace_view_tag(const NativeFunction& f, const ReleaseRules& rules, 
                              "return aliases an input without `!`)"));
 }
 
-bool is_plain_tensor(const SchemaArgument& r) {
-  return r.type.kind == SchemaType::Kind::Named && r.type.name == "Tensor";
-}
-
-// emit_body's check_tensorimpl_and_storage, for the operators gen_variable_type
-// writes a kernel for (use_derived): a view function's outputs are checked
-// against its one aliased input, so only the first may be a Tensor.
+// gen_view_funcs: every operator with a view function's name (VIEW_FUNCTIONS,
+// RETURNS_VIEWS_OF_INPUT) that writes no argument and has a VariableType
+// kernel (use_derived) gets a ViewFunc, which needs exactly one return. For
+// VIEW_FUNCTIONS' own names gen_variable_type refuses a second Tensor return
+// earlier, in the same entry.
 void check_view_function_returns(const NativeFunction& f, const ReleaseRules& rules, const InfoMatcher& matcher,
                                  const std::vector<Refusal>& found, std::vector<Refusal>& out) {
-  const SchemaKind kind = schema_kind(f.func);
-  if (f.generated || kind == SchemaKind::Inplace || kind == SchemaKind::Out ||
-      !rules.view_functions.count(base_name(f.func).base) || rules.manual_autograd.count(cpp_name(f.func)) ||
-      rules.dont_enforce_same_tensor_impl_or_storage.count(cpp_name(f.func)))
+  if (f.generated || f.func.returns.size() == 1 || !rules.view_functions.count(base_name(f.func).base) ||
+      rules.manual_autograd.count(cpp_name(f.func)) ||
+      std::any_of(f.func.arguments.begin(), f.func.arguments.end(), [](const auto& a) { return a.is_write(); }))
     return;
   const DifferentiabilityInfo* info = matcher.find(f);
   if (!f.is_abstract_for_autograd() && !(info && info->has_derivatives())) return;  // no VariableType kernel
-  size_t second = 0;
-  for (size_t i = 1; i < f.func.returns.size() && !second; ++i)
-    if (is_plain_tensor(f.func.returns[i])) second = i;
-  if (!second) return;
   const std::string name = f.func.full_name();
   if (std::any_of(found.begin(), found.end(), [&](const Refusal& r) { return r.op == name && r.id == "view-outputs"; }))
-    return;  // one finding: the view replay's says the same
-  out.push_back(make_refusal(f, "view-function-tensor-returns",
-                             "Expect non-CompositeImplicitAutograd view function " + base_name(f.func).base +
-                                 " to return single output, got index " + std::to_string(second) + " (" + f.name() +
-                                 " has the name of a view function)"));
+    return;  // one finding: the view replay's comes first
+  out.push_back(make_refusal(f, "view-function-returns",
+                             "Expected 1 return, got " + std::to_string(f.func.returns.size()) + " (" + f.name() +
+                                 " has the name of the view function " + base_name(f.func).base +
+                                 ", whose ViewFunc replays one output)"));
 }
 
 // gen_foreach_derivativeinfo, for an out-of-place _foreach_ operator without

@@ -90,42 +90,52 @@ void check_python_bindings(const TorchgenModel& model, const ReleaseRules& rules
         break;
       }
   if (rules.python_skipped_bindings.empty()) return;  // the release's bindings not recorded
-  PythonBindings bindings(rules);
-  std::map<std::string, const NativeFunction*> seen;  // group, out= or not, signature -> first overload
+  PythonBindings bindings(rules);  // its regexes only for operators with a problem: few
+  std::map<std::string, std::vector<const NativeFunction*>> by_signature;  // group, out= or not, signature
   for (const auto& f : model.functions) {
-    if (!bindings.binds(f)) continue;
     const FunctionSchema& s = f.func;
-    if (std::any_of(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return a.name == "requires_grad"; })) {
+    if (f.generated && !f.tags.count("view_copy")) continue;  // not bound
+    const bool requires_grad =
+        std::any_of(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return a.name == "requires_grad"; });
+    const size_t named = std::count_if(s.returns.begin(), s.returns.end(), [](const auto& r) { return !r.name.empty(); });
+    const bool half_named = s.returns.size() > 1 && named && named != s.returns.size();
+    const auto unread = std::find_if(s.arguments.begin(), s.arguments.end(),
+                                     [](const auto& a) { return !parser_reads(a.type, a.size); });
+    if (requires_grad && bindings.binds(f)) {
       out.push_back(make_refusal(f, "python-argument-requires-grad",
                                  "argument named requires_grad is reserved, should not explicitly add it in the "
                                  "schema (" + f.name() + ", its Python binding)"));
-      continue;
-    }
-    const size_t named = std::count_if(s.returns.begin(), s.returns.end(), [](const auto& r) { return !r.name.empty(); });
-    if (s.returns.size() > 1 && named && named != s.returns.size()) {
+    } else if (half_named && bindings.binds(f)) {
       out.push_back(make_refusal(f, "python-unnamed-return",
                                  "Unnamed field is not supported by codegen (" + f.name() + " names some of its "
                                  "returns, not all: its Python binding's named tuple)"));
-      continue;
-    }
-    const auto unread = std::find_if(s.arguments.begin(), s.arguments.end(),
-                                     [](const auto& a) { return !parser_reads(a.type, a.size); });
-    if (unread != s.arguments.end()) {
+    } else if (unread != s.arguments.end() && bindings.binds(f)) {
       out.push_back(make_refusal(f, "python-argument-type",
                                  "type '" + type_text(unread->type, unread->size) + "' is not supported by "
                                  "PythonArgParser (argument " + unread->name + " of " + f.name() + ", its Python "
                                  "binding)"));
-      continue;
+    } else {
+      for (const auto& group : python_groups(f))
+        by_signature[group + (is_out_fn(s) ? " out " : " ") + python_signature(s, group == "method")].push_back(&f);
     }
-    for (const auto& group : python_groups(f)) {
-      const std::string key = group + (is_out_fn(s) ? " out " : " ") + python_signature(s, group == "method");
-      auto [it, first] = seen.emplace(key, &f);
-      if (first) continue;
-      Refusal r = make_refusal(f, "python-duplicate-signature",
-                               "Found duplicated function definition: " + torchgen_text(s) + ". Existing definition: " +
-                                   torchgen_text(it->second->func) + " (the same Python arguments; returns do not "
-                                   "count)");
-      r.fix = "give " + f.name() + " arguments that tell it apart from " + it->second->name() +
+  }
+  // group_overloads: the second of two bound overloads with one signature, in YAML order.
+  std::set<const NativeFunction*> refused;
+  for (const auto& [key, overloads] : by_signature) {
+    if (overloads.size() < 2) continue;
+    const NativeFunction* first = nullptr;
+    for (const NativeFunction* f : overloads) {
+      if (!bindings.binds(*f)) continue;
+      if (!first) {
+        first = f;
+        continue;
+      }
+      if (!refused.insert(f).second) break;  // one finding, in its first group
+      Refusal r = make_refusal(*f, "python-duplicate-signature",
+                               "Found duplicated function definition: " + torchgen_text(f->func) +
+                                   ". Existing definition: " + torchgen_text(first->func) +
+                                   " (the same Python arguments; returns do not count)");
+      r.fix = "give " + f->name() + " arguments that tell it apart from " + first->name() +
               " in Python (another name, or a keyword-only argument without a default), or delete one of them";
       out.push_back(std::move(r));
       break;

@@ -342,7 +342,7 @@ const Edit k_edits[] = {
     {"inplace-view-without-tag", "APPEND",  // inplace-wildcard-no-tag (its first refusal is the grouping's)
      "\n- func: _share_storage_(Tensor(a!) self, Tensor(b -> *) source) -> Tensor(a!)\n  variants: method\n",
      "- func: _share_storage_("},
-    {"view-function-tensor-returns", "APPEND",  // view-name-second-tensor-return
+    {"view-function-returns", "APPEND",  // view-name-second-tensor-return
      "\n- name: narrow.with_mask(Tensor self, int dim, SymInt start, SymInt length) -> (Tensor, Tensor)\n"
      "  self: narrow_backward_symint(grad, self.sym_sizes(), dim, start, length)\n  output_differentiability: [True, False]\n",
      "- func: narrow.with_mask(", true, false,
