@@ -318,8 +318,8 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"inplace-view-without-tag", "model.py NativeFunction.view_schema_kind (gen.py get_grouped_by_view_native_functions)",
        "an operator with an in-place name (NAME_) and a view schema (a return aliasing an input without `!`) but "
        "without the inplace_view tag",
-       "write the in-place view as PyTorch's do: `Tensor(a!) self` and `-> Tensor(a!)` with `tags: inplace_view`, "
-       "or give the operator a name without the trailing underscore"},
+       "tag it `tags: inplace_view` and declare the out-of-place view operator NAME beside it (as squeeze_ has "
+       "squeeze), or give the operator a name without the trailing underscore"},
       {"view-function-returns", "tools/autograd/gen_view_funcs.py returns_multi_tensor (gen_autograd)",
        "an operator named like a view function (narrow, select, chunk, …) with a VariableType kernel that does not "
        "return exactly one value",

@@ -227,6 +227,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   const ViewGroups views(model, rules);
   const InfoMatcher matcher(model);
   std::vector<Refusal> functionalization;
+  check_inplace_views(model, rules, out);  // the view grouping asserts first
   check_groups(model, rules, views, out, functionalization);
   check_views(model, rules, views, out);
   check_derivatives(model, rules, matcher, out);

@@ -56,7 +56,7 @@ void check_inplace_view_tag(const NativeFunction& f, const ReleaseRules& rules, 
     return;
   out.push_back(make_refusal(f, "inplace-view-without-tag",
                              "inplace_view tag missing for " + f.name() + " (an in-place name and a view schema: a "
-                             "return aliases an input without `!`)"));
+                             "return aliasing an input without `!`, or an argument aliased into `*`)"));
 }
 
 // gen_view_funcs: every operator with a view function's name (VIEW_FUNCTIONS,
@@ -182,8 +182,11 @@ void check_saved_types(const DifferentiabilityInfo& info, std::vector<Refusal>& 
 
 }  // namespace
 
-void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   for (const auto& f : model.functions) check_inplace_view_tag(f, rules, out);
+}
+
+void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;
   for (const auto& info : model.derivatives) {
     check_input_named_as_return(info, out);

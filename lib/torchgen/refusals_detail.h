@@ -78,6 +78,9 @@ void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::v
 // tools/autograd's loading of each formula and gen_variable_type's matching
 // of formulas with differentiable inputs and outputs (refusals_autograd.cpp).
 void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// get_grouped_by_view_native_functions' view_schema_kind, which torchgen.gen
+// asserts before grouping by signature (refusals_autograd2.cpp).
+void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // More of tools/autograd's asserts (refusals_autograd2.cpp): formula names,
 // in-place views without their tag, view functions' returns, _foreach_ Tensor overloads.
 void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
