@@ -310,6 +310,49 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"formula-on-cia", "tools/autograd/gen_variable_type.py gen_variable_type_func",
        "a derivatives.yaml formula for an operator with only a CompositeImplicitAutograd kernel",
        "give the operator a dispatch table (backend keys or CompositeExplicitAutograd), or delete the formula"},
+      // The fifth corpus (tests/torchgen_corpus/edits-fifth.json): refusals_autograd2.cpp.
+      {"formula-input-named-as-return", "tools/autograd/load_derivatives.py set_up_derivatives",
+       "a derivatives.yaml formula keyed by a name that is both an input and a named return of the operator",
+       "rename the return in native_functions.yaml and derivatives.yaml (e.g. `NAME_out`), or leave that input "
+       "without a formula"},
+      {"inplace-view-without-tag", "model.py NativeFunction.view_schema_kind (gen.py get_grouped_by_view_native_functions)",
+       "an operator with an in-place name (NAME_) and a view schema (a return aliasing an input without `!`) but "
+       "without the inplace_view tag",
+       "tag it `tags: inplace_view` and declare the out-of-place view operator NAME beside it (as squeeze_ has "
+       "squeeze), or give the operator a name without the trailing underscore"},
+      {"view-function-returns", "tools/autograd/gen_view_funcs.py returns_multi_tensor (gen_autograd)",
+       "an operator named like a view function (narrow, select, chunk, …) with a VariableType kernel that does not "
+       "return exactly one value",
+       "return one Tensor (or one Tensor[]), or give the operator a name of its own"},
+      {"foreach-tensor-argument", "torchgen/api/autograd.py gen_foreach_derivativeinfo",
+       "an out-of-place _foreach_ operator with a lone Tensor argument whose reference operator (the one of its "
+       "name without _foreach_) has a forward formula",
+       "give the _foreach_ operator its own derivatives.yaml entry, or take the argument as a Tensor[] (the .List "
+       "overload)"},
+      {"formula-saves-reference", "tools/autograd/gen_autograd_functions.py process_function (gen_autograd)",
+       "a backward formula reading what its autograd Node cannot keep: a float[] (or other reference-typed list) "
+       "argument, a Tensor[] output of an operator that is not _foreach_",
+       "pass what the formula needs in a type the Node keeps (float[]? , int[], a Tensor), or read the output's "
+       "elements through grads and the inputs"},
+      {"python-duplicate-signature", "tools/autograd/gen_python_functions.py group_overloads (gen_autograd_python)",
+       "two overloads of one name the Python bindings bind with the same arguments (types, names, defaults; the "
+       "returns do not count)",
+       "give the new overload arguments that tell it apart in Python (another name, or a keyword-only argument "
+       "without a default), or delete one of them"},
+      {"python-argument-requires-grad", "api/python.py signature_from_schema (gen_autograd_python)",
+       "an argument named requires_grad in an operator the Python bindings bind (they add their own)",
+       "rename the argument (e.g. `with_grad`)"},
+      {"python-unnamed-return", "api/python.py structseq_fieldnames (gen_autograd_python)",
+       "several returns, some named and some not, in an operator the Python bindings bind",
+       "name every return (`-> (Tensor values, Tensor indices)`) or none"},
+      {"python-argument-type", "api/python.py arg_parser_unpack_method (gen_autograd_python)",
+       "an argument type PythonArgParser cannot read (bool[N], str[], Generator, QScheme, …) in an operator the "
+       "Python bindings bind",
+       "take a type the bindings read (int[], float[], Tensor[], Scalar[], str, …), or name the operator so the "
+       "bindings skip it (*_backward, *_forward)"},
+      {"bool-list-without-size", "api/cpp.py valuetype_type (torchgen.gen writing the C++ API)",
+       "a bool[] argument without a size (its C++ type is std::array<bool, N>)",
+       "give the list its size (`bool[3] output_mask`, as the *_backward operators do)"},
   };
   return kinds;
 }

@@ -227,6 +227,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   const ViewGroups views(model, rules);
   const InfoMatcher matcher(model);
   std::vector<Refusal> functionalization;
+  check_inplace_views(model, rules, out);  // the view grouping asserts first
   check_groups(model, rules, views, out, functionalization);
   check_views(model, rules, views, out);
   check_derivatives(model, rules, matcher, out);
@@ -235,6 +236,8 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_view_replay(model, rules, matcher, out);  // gen_autograd, after torchgen.gen
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
   check_autograd(model, rules, out);
+  check_autograd_more(model, rules, out);
+  check_python_bindings(model, rules, out);  // gen_autograd_python, last
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);
   });

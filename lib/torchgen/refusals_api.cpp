@@ -44,25 +44,18 @@ std::string untyped_return(const FunctionSchema& s) {
   return "";
 }
 
-// gen_python_functions should_generate_py_binding.
-class PythonBindings {
- public:
-  explicit PythonBindings(const ReleaseRules& rules) : rules_(rules) {}
-  bool binds(const NativeFunction& f) {
-    if (f.tags.count("generated") && !f.tags.count("view_copy")) return false;
-    if (rules_.python_skipped_signatures.count(torchgen_text(f.func))) return false;
-    if (skipped_.empty())  // compiled when first needed: most YAML never asks
-      for (const auto& pattern : rules_.python_skipped_bindings) skipped_.emplace_back(pattern);
-    const std::string name = cpp_name(f.func);
-    return std::none_of(skipped_.begin(), skipped_.end(), [&](const std::regex& r) { return std::regex_match(name, r); });
-  }
-
- private:
-  const ReleaseRules& rules_;
-  std::vector<std::regex> skipped_;
-};
 
 }  // namespace
+
+// gen_python_functions should_generate_py_binding (refusals_detail.h).
+bool PythonBindings::binds(const NativeFunction& f) {
+  if (f.tags.count("generated") && !f.tags.count("view_copy")) return false;
+  if (rules_.python_skipped_signatures.count(torchgen_text(f.func))) return false;
+  if (skipped_.empty())  // compiled when first needed: most YAML never asks
+    for (const auto& pattern : rules_.python_skipped_bindings) skipped_.emplace_back(pattern);
+  const std::string name = cpp_name(f.func);
+  return std::none_of(skipped_.begin(), skipped_.end(), [&](const std::regex& r) { return std::regex_match(name, r); });
+}
 
 void check_api(const TorchgenModel& model, const ReleaseRules&, std::vector<Refusal>& out) {
   for (const auto& f : model.functions) {

@@ -1,6 +1,7 @@
 // Shared by refusals.cpp and refusals_groups.cpp (not part of the interface).
 #pragma once
 
+#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -39,6 +40,18 @@ class ViewGroups {
   std::unordered_map<std::string, const NativeFunction*> functional_, inplace_;
 };
 
+// gen_python_functions should_generate_py_binding: whether the Python
+// bindings bind an operator (SKIP_PYTHON_BINDINGS' regexes compiled once).
+class PythonBindings {
+ public:
+  explicit PythonBindings(const ReleaseRules& rules) : rules_(rules) {}
+  bool binds(const NativeFunction& f);
+
+ private:
+  const ReleaseRules& rules_;
+  std::vector<std::regex> skipped_;
+};
+
 // NativeFunctionsGroup / lone out= / structured without a functional variant;
 // into `functionalization`, what RegisterFunctionalization refuses (mutating
 // operators outside every group), which torchgen.gen writes after the C++ API
@@ -65,6 +78,14 @@ void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::v
 // tools/autograd's loading of each formula and gen_variable_type's matching
 // of formulas with differentiable inputs and outputs (refusals_autograd.cpp).
 void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// get_grouped_by_view_native_functions' view_schema_kind, which torchgen.gen
+// asserts before grouping by signature (refusals_autograd2.cpp).
+void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// More of tools/autograd's asserts (refusals_autograd2.cpp): formula names,
+// in-place views without their tag, view functions' returns, _foreach_ Tensor overloads.
+void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// The Python bindings' arguments, returns and overloads (refusals_python.cpp).
+void check_python_bindings(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 
 // load_derivatives' IDENT_REGEX r"(^|\W){ident}($|\W)" matches in formula;
 // the i of each grads[i] (GRAD_INDEX_REGEX).

@@ -142,6 +142,9 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("python_skipped_bindings", skipped);
   r.python_skipped_bindings.assign(skipped.begin(), skipped.end());
   in.names("python_skipped_signatures", r.python_skipped_signatures);
+  in.names("foreach_with_tensor_overload", r.foreach_with_tensor_overload);
+  in.names("foreach_skip_argument_len_check", r.foreach_skip_argument_len_check);
+  in.names("dont_enforce_same_tensor_impl_or_storage", r.dont_enforce_same_tensor_impl_or_storage);
   in.no_other_fields();
   return r;
 }

@@ -117,6 +117,15 @@ struct ReleaseRules {
   std::set<std::string> python_return_types;
   std::vector<std::string> python_skipped_bindings;
   std::set<std::string> python_skipped_signatures;
+  // api/autograd.py gen_foreach_derivativeinfo: the out-of-place _foreach_
+  // ops whose lone Tensor argument may stand for a reference's Tensor in a
+  // forward formula (_foreach_with_tensor_overload; empty: not recorded, not
+  // checked), and those whose argument count may differ from the reference's
+  // (_skip_argument_len_check). gen_variable_type's
+  // DONT_ENFORCE_SAME_TENSOR_IMPL_OR_STORAGE (cpp names; empty: not checked).
+  std::set<std::string> foreach_with_tensor_overload;
+  std::set<std::string> foreach_skip_argument_len_check;
+  std::set<std::string> dont_enforce_same_tensor_impl_or_storage;
 };
 
 // One rules file: every field above, each required, no other (InputError

@@ -37,6 +37,14 @@ add_test(NAME torchgen_corpus_fourth_real_verdicts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fourth ${TORCHGEN_CORPUS_SAMPLE}
                  $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_fourth_real_verdicts PROPERTIES TIMEOUT 600)
+# The fifth corpus: tools/autograd's and the Python bindings' refusals found
+# reading them assert by assert again (formula names, view functions' returns,
+# _foreach_ Tensor overloads, Python signatures, argument types and names),
+# each beside an accepted look-alike (edits-fifth.json). Every edit.
+add_test(NAME torchgen_corpus_fifth_real_verdicts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fifth ${TORCHGEN_CORPUS_SAMPLE}
+                 $<TARGET_FILE:dispatchctl>)
+set_tests_properties(torchgen_corpus_fifth_real_verdicts PROPERTIES TIMEOUT 600)
 # Every fix `check --base` suggests for the corpora's accepted edits, applied,
 # passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
 # `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).
