@@ -6,6 +6,7 @@
 
 #include "torchgen/inputs.h"
 #include "torchgen/refusals.h"
+#include "torchgen/refusals_model2.h"
 #include "util/errors.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
@@ -238,11 +239,20 @@ struct EntryParser {
       f.dispatch["CompositeImplicitAutograd"] = false;
       f.autograd_dispatch_keys.insert("CompositeImplicitAutograd");
     }
-    if (entry["ufunc_inner_loop"]) {
+    if (const YAML::Node loop = entry["ufunc_inner_loop"]) {
+      std::vector<std::pair<std::string, std::string>> loops;  // a plain string is the Generic loop
+      if (loop.IsScalar()) loops.emplace_back("", loop.Scalar());
+      if (loop.IsMap())
+        for (const auto& kv : loop) loops.emplace_back(kv.first.Scalar(), scalar(kv.second, file, "ufunc_inner_loop"));
+      if (const std::string problem = ufunc_inner_loop_problem(loops, *options.rules); !problem.empty())
+        refuse("ufunc-inner-loop", file, line_of(loop), problem, "", f.func.full_name());
       if (!f.structured)
         refuse("ufunc-not-structured", file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured", "",
                f.func.full_name());
       for (const auto& key : options.rules->ufunc_keys) {
+        if (f.dispatch.count(key))
+          refuse("ufunc-inner-loop", file, f.loc.line, "ufunc should not have explicit dispatch entry for " + key, "",
+                 f.func.full_name());
         f.dispatch[key] = true;
         f.autograd_dispatch_keys.insert(key);
       }

@@ -142,6 +142,9 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("python_skipped_bindings", skipped);
   r.python_skipped_bindings.assign(skipped.begin(), skipped.end());
   in.names("python_skipped_signatures", r.python_skipped_signatures);
+  in.names("python_binding_modules", r.python_binding_modules);
+  in.names("ufunc_inner_loop_keys", r.ufunc_inner_loop_keys);
+  in.names("ufunc_dtypes", r.ufunc_dtypes);
   in.no_other_fields();
   return r;
 }

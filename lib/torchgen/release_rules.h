@@ -117,6 +117,13 @@ struct ReleaseRules {
   std::set<std::string> python_return_types;
   std::vector<std::string> python_skipped_bindings;
   std::set<std::string> python_skipped_signatures;
+  // gen_python_functions' binding files besides torch and Tensor methods
+  // (is_py_nn_function, …): an operator of another python_module is bound in none.
+  std::set<std::string> python_binding_modules;
+  // model.py UfuncKey and what UfuncInnerLoop.parse reads in its parentheses
+  // (ScalarType names and DTYPE_CLASSES).
+  std::set<std::string> ufunc_inner_loop_keys;
+  std::set<std::string> ufunc_dtypes;
 };
 
 // One rules file: every field above, each required, no other (InputError
