@@ -83,9 +83,12 @@ std::vector<std::string> field_list(const std::string& text, const std::string& 
   }
 }
 
-FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
+FunctionSchema schema_at(const std::string& text, const std::string& file, int line, const ReleaseRules& rules) {
   try {
-    return parse_torchgen_schema(text);
+    FunctionSchema schema = parse_torchgen_schema(text);
+    if (const std::string type = unrecognized_type(schema, rules); !type.empty())
+      refuse("illegal-schema", file, line, "unrecognized type " + type + " in '" + text + "'");
+    return schema;
   } catch (const ListDefaultError& e) {
     refuse("list-default", file, line, std::string(e.what()) + " in '" + text + "'");
   } catch (const std::invalid_argument& e) {
@@ -202,7 +205,7 @@ struct EntryParser {
                did_you_mean(field, fields));
     }
     if (!entry["func"]) refuse("malformed-entry", file, f.loc.line, "entry without 'func:'");
-    f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]));
+    f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]), *options.rules);
     if (auto n = entry["structured"]) f.structured = boolean(n, file, "structured");
     if (auto n = entry["structured_delegate"]) f.structured_delegate = scalar(n, file, "structured_delegate");
     if (auto n = entry["manual_cpp_binding"]) f.manual_cpp_binding = boolean(n, file, "manual_cpp_binding");
@@ -325,7 +328,7 @@ std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, c
       refuse("malformed-entry", source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
     DifferentiabilityInfo info;
     info.loc = {source.path, line_of(entry)};
-    info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]));
+    info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]), *keys.options.rules);
     if (auto d = entry["dispatch"]) {
       if (!d.IsMap()) refuse("malformed-entry", source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
       for (const auto& kv : d) {

@@ -2,6 +2,7 @@
 // (refusals_model2.h): ufunc_inner_loop entries and kernel namespaces.
 #include "torchgen/refusals_model2.h"
 
+#include <map>
 #include <set>
 
 #include "torchgen/grouping.h"
@@ -61,6 +62,21 @@ std::set<std::string> kernel_namespaces(const NativeFunction& f) {
 
 }  // namespace
 
+std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& rules) {
+  if (rules.base_types.empty()) return "";  // not recorded for the release: not checked
+  std::string found;
+  auto visit = [&](const SchemaType& type, auto&& self) -> void {
+    if (!found.empty()) return;
+    if (type.kind == SchemaType::Kind::Named && !rules.base_types.count(type.name) &&
+        type.name.rfind("__torch__.torch.classes.", 0) != 0)
+      found = type.name;
+    for (const auto& inner : type.contained) self(inner, self);
+  };
+  for (const auto& a : schema.arguments) visit(a.type, visit);
+  for (const auto& r : schema.returns) visit(r.type, visit);
+  return found;
+}
+
 std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,
                                      const ReleaseRules& rules) {
   if (rules.ufunc_inner_loop_keys.empty()) return "";  // not recorded for the release: not checked
@@ -99,6 +115,30 @@ void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules&, st
                                      keys + "} (" + f.name() + ")"));
     }
   }
+}
+
+void merge_same_cause(std::vector<Refusal>& refusals) {
+  const std::string marker = "structured_delegate pointing to ";
+  std::map<std::string, size_t> first;  // missing delegate -> its first refusal
+  std::vector<Refusal> kept;
+  for (auto& r : refusals) {
+    const size_t at = r.reason.find(marker);
+    if (r.id != "delegate-missing" || at == std::string::npos) {
+      kept.push_back(std::move(r));
+      continue;
+    }
+    const std::string target = r.reason.substr(at + marker.size(), r.reason.find(',', at) - at - marker.size());
+    const auto [it, fresh] = first.emplace(target, kept.size());
+    if (fresh) {
+      kept.push_back(std::move(r));
+      continue;
+    }
+    Refusal& earlier = kept[it->second];
+    const std::string name = r.op.substr(r.op.find("::") == std::string::npos ? 0 : r.op.find("::") + 2);
+    const std::string also = " (" + name.substr(0, name.find('(')) + " delegates to it too)";
+    earlier.reason += also;
+  }
+  refusals = std::move(kept);
 }
 
 }  // namespace dispatchctl::torchgen

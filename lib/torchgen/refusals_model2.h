@@ -19,11 +19,20 @@ namespace dispatchctl::torchgen {
 std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,
                                      const ReleaseRules& rules);
 
+// model.py Type.parse: the first base type of the schema that is no BaseTy
+// of the release (rules' base_types; `Dimname` is gone in 2.14), "" if none.
+std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& rules);
+
 // A kernel with more namespace levels than NamespaceHelper(max_level=3)
 // takes (model.py), and an operator whose kernels are in more than one C++
 // namespace (gen.py get_native_function_declarations_from_ns_grouped_kernels:
 // "Codegen only supports one namespace per operator"; a NativeFunctionsGroup's
 // out= kernels stand for it).
 void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+
+// One cause, one finding: the operators whose structured_delegate names the
+// same missing out= (a deleted one) give one delegate-missing refusal, at the
+// first of them, naming the others. `refusals` are in file and line order.
+void merge_same_cause(std::vector<Refusal>& refusals);
 
 }  // namespace dispatchctl::torchgen

@@ -124,6 +124,8 @@ struct ReleaseRules {
   // (ScalarType names and DTYPE_CLASSES).
   std::set<std::string> ufunc_inner_loop_keys;
   std::set<std::string> ufunc_dtypes;
+  // model.py BaseTy: the type names a schema may use (with T?, T[], T[N]).
+  std::set<std::string> base_types;
 };
 
 // One rules file: every field above, each required, no other (InputError
