@@ -10,7 +10,8 @@ a second corpus on other operators (`--corpus second`), edits-third.json /
 real-third-2.14.1.json a third aimed at the refusals found reading torchgen's
 source assert by assert, beside accepted look-alikes (`--corpus third`),
 edits-fourth.json / real-fourth-2.14.1.json a fourth on functionalization,
-view groups and view replay (`--corpus fourth`). For
+view groups and view replay (`--corpus fourth`), edits-sixth.json a sixth
+written blind as a PR stream (`--corpus sixth`). For
 every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line), and `show` refuses the YAML with one line naming
@@ -23,7 +24,7 @@ every edit:
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fixes] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|sixth|fixes] [--every N] [EDIT_ID...]"""
 import concurrent.futures
 import gzip
 import json
