@@ -62,6 +62,30 @@ std::set<std::string> kernel_namespaces(const NativeFunction& f) {
 
 }  // namespace
 
+std::string precomputed_problem(const std::vector<std::string>& lines) {
+  auto declared_name = [](std::string decl) {
+    while (!decl.empty() && decl.front() == ' ') decl.erase(0, 1);
+    while (!decl.empty() && decl.back() == ' ') decl.pop_back();
+    return decl.substr(decl.rfind(' ') == std::string::npos ? 0 : decl.rfind(' ') + 1);
+  };
+  auto uppercase = [](const std::string& name) {
+    for (char c : name)
+      if (c >= 'a' && c <= 'z') return false;
+    return true;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const size_t arrow = lines[i].find(" -> ");
+    if (arrow == std::string::npos && i + 1 != lines.size())
+      return "precomputed parameters without replacement are allowed only in the last line, got: " + lines[i];
+    const std::string arg = arrow == std::string::npos ? "" : lines[i].substr(0, arrow);
+    if (arg.find(' ') != std::string::npos) return "illegal kernel param name '" + arg + "' in precomputed parameters";
+    for (const auto& decl : split_on(arrow == std::string::npos ? lines[i] : lines[i].substr(arrow + 4), ","))
+      if (const std::string name = declared_name(decl); uppercase(name))
+        return "precomputed argument name must not be all uppercase: " + name;
+  }
+  return "";
+}
+
 std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& rules) {
   if (rules.base_types.empty()) return "";  // not recorded for the release: not checked
   std::string found;

@@ -19,6 +19,11 @@ namespace dispatchctl::torchgen {
 std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,
                                      const ReleaseRules& rules);
 
+// model.py Precompute.parse / __post_init__ on a `precomputed:` list: "" when
+// torchgen reads it, else its assertion (replaced-by lines `ARG -> DECL, DECL`,
+// an optional last line of added DECLs; no all-uppercase names).
+std::string precomputed_problem(const std::vector<std::string>& lines);
+
 // model.py Type.parse: the first base type of the schema that is no BaseTy
 // of the release (rules' base_types; `Dimname` is gone in 2.14), "" if none.
 std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& rules);
