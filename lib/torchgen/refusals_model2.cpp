@@ -104,10 +104,15 @@ std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& 
 std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,
                                      const ReleaseRules& rules) {
   if (rules.ufunc_inner_loop_keys.empty()) return "";  // not recorded for the release: not checked
+  std::map<std::string, std::string> names;  // key -> the loop's name
   for (const auto& [key, value] : entries) {
     if (!key.empty() && !rules.ufunc_inner_loop_keys.count(key)) return "unknown ufunc key " + key;
     if (std::string problem = inner_loop_problem(value, rules); !problem.empty()) return problem;
+    names[key.empty() ? "Generic" : key] = value.substr(0, value.find(' '));
   }
+  // dest/ufunc.py compute_ufunc_cuda_functors (torchgen.gen): one CUDA functor name for both.
+  if (names.count("ScalarOnly") && names.count("Generic") && names["ScalarOnly"] != names["Generic"])
+    return "ScalarOnly and Generic must have same ufunc name (" + names["ScalarOnly"] + ", " + names["Generic"] + ")";
   return "";
 }
 
