@@ -6,6 +6,7 @@
 
 #include "torchgen/inputs.h"
 #include "torchgen/refusals.h"
+#include "torchgen/refusals_model2.h"
 #include "util/errors.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
@@ -82,9 +83,17 @@ std::vector<std::string> field_list(const std::string& text, const std::string& 
   }
 }
 
-FunctionSchema schema_at(const std::string& text, const std::string& file, int line) {
+// A type the release's BaseTy lacks is recorded, not thrown: the model reads
+// on (another release's YAML read with these rules still loads for comparison).
+FunctionSchema schema_at(const std::string& text, const std::string& file, int line, const ReleaseRules& rules,
+                         std::vector<Refusal>& refusals) {
   try {
-    return parse_torchgen_schema(text);
+    FunctionSchema schema = parse_torchgen_schema(text);
+    if (const std::string type = unrecognized_type(schema, rules); !type.empty())
+      refusals.push_back({{file, line}, schema.full_name(), "illegal-schema",
+                          "unrecognized type " + type + " in '" + text + "'",
+                          std::string(reading_fix("illegal-schema"))});
+    return schema;
   } catch (const ListDefaultError& e) {
     refuse("list-default", file, line, std::string(e.what()) + " in '" + text + "'");
   } catch (const std::invalid_argument& e) {
@@ -163,6 +172,12 @@ struct EntryParser {
       if (v != "ExactSame" && v != "NoCheck")
         refuse(n, "device_check", "unknown DeviceCheckType " + v, "write device_check: NoCheck or ExactSame");
     }
+    if (const YAML::Node n = entry["precomputed"]; n && n.IsSequence() && n.size() > 0) {
+      std::vector<std::string> lines;
+      for (const auto& line : n) lines.push_back(line.IsScalar() ? line.Scalar() : "");
+      if (const std::string problem = precomputed_problem(lines); !problem.empty())
+        refuse(n, "precomputed", problem, "write `- ARG -> TYPE NAME, TYPE NAME` lines with lowercase names");
+    }
     if (const YAML::Node n = entry["variants"]) {
       f.variants.clear();
       for (const auto& v : comma_space_items(scalar(n, file, "variants"))) {
@@ -201,7 +216,7 @@ struct EntryParser {
                did_you_mean(field, fields));
     }
     if (!entry["func"]) refuse("malformed-entry", file, f.loc.line, "entry without 'func:'");
-    f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]));
+    f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]), *options.rules, refusals);
     if (auto n = entry["structured"]) f.structured = boolean(n, file, "structured");
     if (auto n = entry["structured_delegate"]) f.structured_delegate = scalar(n, file, "structured_delegate");
     if (auto n = entry["manual_cpp_binding"]) f.manual_cpp_binding = boolean(n, file, "manual_cpp_binding");
@@ -238,11 +253,20 @@ struct EntryParser {
       f.dispatch["CompositeImplicitAutograd"] = false;
       f.autograd_dispatch_keys.insert("CompositeImplicitAutograd");
     }
-    if (entry["ufunc_inner_loop"]) {
+    if (const YAML::Node loop = entry["ufunc_inner_loop"]) {
+      std::vector<std::pair<std::string, std::string>> loops;  // a plain string is the Generic loop
+      if (loop.IsScalar()) loops.emplace_back("", loop.Scalar());
+      if (loop.IsMap())
+        for (const auto& kv : loop) loops.emplace_back(kv.first.Scalar(), scalar(kv.second, file, "ufunc_inner_loop"));
+      if (const std::string problem = ufunc_inner_loop_problem(loops, *options.rules); !problem.empty())
+        refuse("ufunc-inner-loop", file, line_of(loop), problem, "", f.func.full_name());
       if (!f.structured)
         refuse("ufunc-not-structured", file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured", "",
                f.func.full_name());
       for (const auto& key : options.rules->ufunc_keys) {
+        if (f.dispatch.count(key))
+          refuse("ufunc-inner-loop", file, f.loc.line, "ufunc should not have explicit dispatch entry for " + key, "",
+                 f.func.full_name());
         f.dispatch[key] = true;
         f.autograd_dispatch_keys.insert(key);
       }
@@ -315,7 +339,7 @@ std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, c
       refuse("malformed-entry", source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
     DifferentiabilityInfo info;
     info.loc = {source.path, line_of(entry)};
-    info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]));
+    info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]), *keys.options.rules, keys.refusals);
     if (auto d = entry["dispatch"]) {
       if (!d.IsMap()) refuse("malformed-entry", source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
       for (const auto& kv : d) {

@@ -27,6 +27,12 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"ufunc-not-structured", "model.py NativeFunction.from_yaml",
        "ufunc_inner_loop on an entry without structured: True", "add `structured: True` or drop ufunc_inner_loop",
        true},
+      {"ufunc-inner-loop", "model.py NativeFunction.from_yaml (UfuncKey.parse, UfuncInnerLoop.parse)",
+       "a ufunc_inner_loop entry torchgen cannot read (an unknown key or dtype, no `(dtypes)`), or a CPU / CUDA "
+       "dispatch entry beside it",
+       "write `Generic: NAME (AllAndComplex, BFloat16, Half)` (keys Generic, ScalarOnly, CUDAFunctor…, CPUScalar, "
+       "CPUVector; dtypes ScalarType names or All, AllAndComplex, Floating, …), and no CPU / CUDA kernel of your own",
+       true},
       {"malformed-entry", "model.py NativeFunction.from_yaml, gen.py parse_tags_yaml, load_derivatives.py",
        "an entry of the wrong shape (not a map, no func:/name:/tag:, a list field with an empty item, a dispatch: "
        "that is not a map)",
@@ -56,6 +62,10 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"delegate-not-structured", "gen.py error_check_native_functions",
        "structured_delegate names an out= operator without `structured: True`",
        "add `structured: True` to the delegate, or drop structured_delegate"},
+      {"kernel-namespace", "gen.py get_native_function_declarations_from_ns_grouped_kernels, model.py NamespaceHelper",
+       "an operator whose kernels are in different C++ namespaces (`CPU: custom::k` beside `CUDA: k_cuda`), or a "
+       "kernel in more than 3 levels of namespace",
+       "put all of the operator's kernels in one namespace (write the namespace on every dispatch entry, or on none)"},
       {"namespaced-reference", "model.py NativeFunction.from_yaml",
        "a namespace (`aten::`, `at::`) in structured_delegate: or structured_inherits:",
        "drop the namespace: torchgen uses the operator's own (`structured_delegate: sigmoid.out`, "

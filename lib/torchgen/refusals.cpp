@@ -7,6 +7,7 @@
 
 #include "torchgen/info_matcher.h"
 #include "torchgen/refusals_detail.h"
+#include "torchgen/refusals_model2.h"
 
 namespace dispatchctl::torchgen {
 
@@ -232,6 +233,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_views(model, rules, views, out);
   check_derivatives(model, rules, matcher, out);
   check_more(model, rules, out);
+  check_kernel_namespaces(model, rules, out);  // torchgen.gen's declarations, after the groups
   out.insert(out.end(), functionalization.begin(), functionalization.end());
   check_view_replay(model, rules, matcher, out);  // gen_autograd, after torchgen.gen
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
@@ -241,6 +243,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);
   });
+  merge_same_cause(out);
   return out;
 }
 

@@ -97,24 +97,46 @@ std::string python_key(const NativeFunction& f) {
 void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
   PythonBindings bindings(rules);
   // gen_python_functions group_overloads: every out= operator the bindings
-  // bind needs a non-out one of its Python signature. torchgen.gen refuses
-  // the others without one first (lone-out, ungrouped-mutable): only
-  // CompositeImplicitAutograd ones get this far.
-  std::set<std::string> names, python_bases;  // only the names of composite out= operators: few
+  // bind needs a non-out one of its Python signature in the same binding file
+  // (torch's functions, or its python_module's). torchgen.gen refuses the
+  // others without a functional variant first (lone-out, ungrouped-mutable):
+  // only CompositeImplicitAutograd ones, or those whose functional variant is
+  // in another python_module (a typo'd one is bound nowhere), get this far.
+  auto bound_in = [&](const NativeFunction& f) {  // "" : bound in no file
+    if (!f.python_module) return f.variants.count("function") ? std::string("torch") : std::string();
+    return rules.python_binding_modules.count(*f.python_module) ? *f.python_module : std::string();
+  };
+  std::set<std::string> functionals;  // the signatures torchgen.gen groups an out= with
   for (const auto& f : model.functions)
-    if (is_out_fn(f.func) && f.has_cia()) names.insert(std::string(unqualified_name(f.func)));
+    if (schema_kind(f.func) == SchemaKind::Functional) functionals.insert(torchgen_text(signature(f.func)));
+  auto checked = [&](const NativeFunction& f) {
+    return is_out_fn(f.func) && !bound_in(f).empty() &&
+           (f.has_cia() || functionals.count(torchgen_text(signature(f.func))));
+  };
+  std::set<std::string> names, python_bases;  // only the names of those out= operators: few
   for (const auto& f : model.functions)
-    if (!is_out_fn(f.func) && f.variants.count("function") && names.count(std::string(unqualified_name(f.func))))
+    if (checked(f)) names.insert(std::string(unqualified_name(f.func)));
+  for (const auto& f : model.functions)
+    if (!is_out_fn(f.func) && !bound_in(f).empty() && names.count(std::string(unqualified_name(f.func))))
       python_bases.insert(python_key(f));  // bound or not
   for (const auto& f : model.functions) {
     if (f.generated) continue;
     // (Where the release's skipped bindings are not recorded, not checked.)
-    if (!rules.python_skipped_bindings.empty() && is_out_fn(f.func) && f.has_cia() &&
-        !python_bases.count(python_key(f)) && bindings.binds(f)) {
+    if (!rules.python_skipped_bindings.empty() && checked(f) && !python_bases.count(python_key(f)) && bindings.binds(f)) {
       Refusal r = make_refusal(f, "python-out-without-functional",
                                "While identifying overloads, we found an out schema " + torchgen_text(f.func) +
-                                   " without a corresponding non-out variant (its Python binding)");
-      r.fix = "declare the functional variant `- func: " + torchgen_text(signature(f.func)) + "` beside it";
+                                   " without a corresponding non-out variant (its Python binding" +
+                                   (f.python_module ? " in torch." + *f.python_module : std::string()) + ")");
+      r.fix = "declare the functional variant `- func: " + torchgen_text(signature(f.func)) + "` beside it" +
+              (f.python_module ? " with `python_module: " + *f.python_module + "`" : std::string());
+      const std::string sig = torchgen_text(signature(f.func));
+      for (const auto& other : model.functions)  // the functional is there, bound elsewhere (or nowhere)
+        if (schema_kind(other.func) == SchemaKind::Functional && torchgen_text(signature(other.func)) == sig) {
+          r.fix = "give " + other.name() + " the python_module of " + f.name() + " (" +
+                  (f.python_module ? "python_module: " + *f.python_module : "none") + "; it has " +
+                  (other.python_module ? "python_module: " + *other.python_module : "none") + ")";
+          if (bound_in(other).empty()) r.loc = other.loc;  // a module no file binds: the typo is there
+        }
       out.push_back(std::move(r));
       continue;
     }

@@ -203,7 +203,9 @@ void check_bindings(const NativeFunction& f, std::vector<Refusal>& out) {
     return is_tensor_like(a.type) && !(a.kwarg_only && a.is_write());
   });
   const bool factory = category == "factory" || (tensor_return && !tensor_input);
-  const bool like_or_new = category == "new" || category == "like";
+  const std::string cpp = cpp_name(f.func);  // api/python.py: the C++ name's new_ / _like too
+  const bool like_or_new = category == "new" || category == "like" || cpp.rfind("new_", 0) == 0 ||
+                           (cpp.size() >= 5 && cpp.compare(cpp.size() - 5, 5, "_like") == 0);
   if ((factory || like_or_new) && category != "dummy" && !has_tensor_options(f.func) &&
       schema_kind(f.func) != SchemaKind::Out)
     out.push_back(make_refusal(f, "python-binding-options",

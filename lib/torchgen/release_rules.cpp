@@ -145,6 +145,10 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("foreach_with_tensor_overload", r.foreach_with_tensor_overload);
   in.names("foreach_skip_argument_len_check", r.foreach_skip_argument_len_check);
   in.names("dont_enforce_same_tensor_impl_or_storage", r.dont_enforce_same_tensor_impl_or_storage);
+  in.names("python_binding_modules", r.python_binding_modules);
+  in.names("ufunc_inner_loop_keys", r.ufunc_inner_loop_keys);
+  in.names("ufunc_dtypes", r.ufunc_dtypes);
+  in.names("base_types", r.base_types);
   in.no_other_fields();
   return r;
 }

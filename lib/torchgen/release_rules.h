@@ -126,6 +126,15 @@ struct ReleaseRules {
   std::set<std::string> foreach_with_tensor_overload;
   std::set<std::string> foreach_skip_argument_len_check;
   std::set<std::string> dont_enforce_same_tensor_impl_or_storage;
+  // gen_python_functions' binding files besides torch and Tensor methods
+  // (is_py_nn_function, …): an operator of another python_module is bound in none.
+  std::set<std::string> python_binding_modules;
+  // model.py UfuncKey and what UfuncInnerLoop.parse reads in its parentheses
+  // (ScalarType names and DTYPE_CLASSES).
+  std::set<std::string> ufunc_inner_loop_keys;
+  std::set<std::string> ufunc_dtypes;
+  // model.py BaseTy: the type names a schema may use (with T?, T[], T[N]).
+  std::set<std::string> base_types;
 };
 
 // One rules file: every field above, each required, no other (InputError

@@ -45,6 +45,13 @@ add_test(NAME torchgen_corpus_fifth_real_verdicts
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fifth ${TORCHGEN_CORPUS_SAMPLE}
                  $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_fifth_real_verdicts PROPERTIES TIMEOUT 600)
+# The sixth corpus: written blind as a stream of PRs (new operators and their
+# variants, ufuncs, defaults, flags, tags, removals, typos), then model.py's and
+# gen.py's remaining asserts (edits-sixth.json). Every edit (~80 s of CPU).
+add_test(NAME torchgen_corpus_sixth_real_verdicts
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus sixth ${TORCHGEN_CORPUS_SAMPLE}
+                 $<TARGET_FILE:dispatchctl>)
+set_tests_properties(torchgen_corpus_sixth_real_verdicts PROPERTIES TIMEOUT 600)
 # Every fix `check --base` suggests for the corpora's accepted edits, applied,
 # passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
 # `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).

@@ -183,6 +183,15 @@ const Edit k_edits[] = {
      "\n- func: my_op(Tensor self) -> Tensor\n  ufunc_inner_loop:\n    Generic: my_op (AllAndComplex)\n",
      "    Generic: my_op (AllAndComplex)"},
     {"malformed-entry", "APPEND", "\n- my_op\n", "- my_op"},
+    // Each refused by the real torchgen 2.14.1 (tests/torchgen_corpus/edits-sixth.json).
+    {"ufunc-inner-loop", "APPEND",
+     "\n- func: my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+     "  ufunc_inner_loop:\n    Generic: my_op (AllAndComplex, Bfloat16)\n"
+     "\n- func: my_op(Tensor self) -> Tensor\n  structured_delegate: my_op.out\n",
+     "    Generic: my_op (AllAndComplex, Bfloat16)"},
+    {"kernel-namespace", "APPEND",
+     "\n- func: my_op(Tensor self) -> Tensor\n  dispatch:\n    CPU: custom::my_op\n    CUDA: my_op_cuda\n",
+     "- func: my_op("},
     {"tag-without-desc", "APPEND", "\n- tag: my_tag\n", "- tag: my_tag", false, true},
     {"namespaced-reference", "structured_delegate: sigmoid.out", "structured_delegate: aten::sigmoid.out",
      "- func: sigmoid("},

@@ -1,0 +1,173 @@
+// More of model.py's and gen.py's asserts, read in torchgen 2.14.1's source
+// (refusals_model2.h): ufunc_inner_loop entries and kernel namespaces.
+#include "torchgen/refusals_model2.h"
+
+#include <map>
+#include <set>
+
+#include "torchgen/grouping.h"
+#include "torchgen/refusals_detail.h"
+
+namespace dispatchctl::torchgen {
+namespace {
+
+// Python's str.split(sep): every item, empty ones included.
+std::vector<std::string> split_on(const std::string& text, const std::string& sep) {
+  std::vector<std::string> items;
+  for (size_t start = 0;;) {
+    const size_t end = text.find(sep, start);
+    items.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return items;
+    start = end + sep.size();
+  }
+}
+
+// UfuncInnerLoop.parse: `NAME (DTYPE, DTYPE, ...)`.
+std::string inner_loop_problem(const std::string& value, const ReleaseRules& rules) {
+  const size_t space = value.find(' ');
+  if (space == std::string::npos)  // `name, supported_dtypes_str = value.split(" ", 1)`
+    return "ValueError: not enough values to unpack (expected 2, got 1) reading '" + value + "'";
+  const std::string dtypes = value.substr(space + 1);
+  if (dtypes.empty() || dtypes.front() != '(')
+    return "expected '(' at start of supported_dtypes, got: " + dtypes;
+  if (dtypes.back() != ')') return "expected ')' at end of supported_dtypes, got: " + dtypes;
+  for (const auto& dtype : split_on(dtypes.substr(1, dtypes.size() - 2), ", "))
+    if (!rules.ufunc_dtypes.count(dtype)) return "unknown dtype " + dtype;
+  return "";
+}
+
+std::string kernel_namespace(const std::string& kernel) {
+  const size_t at = kernel.rfind("::");
+  return at == std::string::npos ? "at" : kernel.substr(0, at);
+}
+
+size_t namespace_levels(const std::string& kernel) {
+  size_t levels = 0;
+  for (size_t at = kernel.find("::"); at != std::string::npos; at = kernel.find("::", at + 2)) ++levels;
+  return levels;
+}
+
+// The C++ namespace of each of the operator's kernels in gen.py's backend
+// indexes (the ufunc's CPU / CUDA kernels, the default CIA one and generated
+// ones are at::native).
+std::set<std::string> kernel_namespaces(const NativeFunction& f) {
+  std::set<std::string> namespaces;
+  for (const auto& [key, structured] : f.dispatch) {
+    const auto kernel = f.kernel_names.find(key);
+    namespaces.insert((kernel == f.kernel_names.end() ? std::string("at") : kernel_namespace(kernel->second)) +
+                      "::native");
+  }
+  return namespaces;
+}
+
+}  // namespace
+
+std::string precomputed_problem(const std::vector<std::string>& lines) {
+  auto declared_name = [](std::string decl) {
+    while (!decl.empty() && decl.front() == ' ') decl.erase(0, 1);
+    while (!decl.empty() && decl.back() == ' ') decl.pop_back();
+    return decl.substr(decl.rfind(' ') == std::string::npos ? 0 : decl.rfind(' ') + 1);
+  };
+  auto uppercase = [](const std::string& name) {
+    for (char c : name)
+      if (c >= 'a' && c <= 'z') return false;
+    return true;
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const size_t arrow = lines[i].find(" -> ");
+    if (arrow == std::string::npos && i + 1 != lines.size())
+      return "precomputed parameters without replacement are allowed only in the last line, got: " + lines[i];
+    const std::string arg = arrow == std::string::npos ? "" : lines[i].substr(0, arrow);
+    if (arg.find(' ') != std::string::npos) return "illegal kernel param name '" + arg + "' in precomputed parameters";
+    for (const auto& decl : split_on(arrow == std::string::npos ? lines[i] : lines[i].substr(arrow + 4), ","))
+      if (const std::string name = declared_name(decl); uppercase(name))
+        return "precomputed argument name must not be all uppercase: " + name;
+  }
+  return "";
+}
+
+std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& rules) {
+  if (rules.base_types.empty()) return "";  // not recorded for the release: not checked
+  std::string found;
+  auto visit = [&](const SchemaType& type, auto&& self) -> void {
+    if (!found.empty()) return;
+    if (type.kind == SchemaType::Kind::Named && !rules.base_types.count(type.name) &&
+        type.name.rfind("__torch__.torch.classes.", 0) != 0)
+      found = type.name;
+    for (const auto& inner : type.contained) self(inner, self);
+  };
+  for (const auto& a : schema.arguments) visit(a.type, visit);
+  for (const auto& r : schema.returns) visit(r.type, visit);
+  return found;
+}
+
+std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,
+                                     const ReleaseRules& rules) {
+  if (rules.ufunc_inner_loop_keys.empty()) return "";  // not recorded for the release: not checked
+  std::map<std::string, std::string> names;  // key -> the loop's name
+  for (const auto& [key, value] : entries) {
+    if (!key.empty() && !rules.ufunc_inner_loop_keys.count(key)) return "unknown ufunc key " + key;
+    if (std::string problem = inner_loop_problem(value, rules); !problem.empty()) return problem;
+    names[key.empty() ? "Generic" : key] = value.substr(0, value.find(' '));
+  }
+  // dest/ufunc.py compute_ufunc_cuda_functors (torchgen.gen): one CUDA functor name for both.
+  if (names.count("ScalarOnly") && names.count("Generic") && names["ScalarOnly"] != names["Generic"])
+    return "ScalarOnly and Generic must have same ufunc name (" + names["ScalarOnly"] + ", " + names["Generic"] + ")";
+  return "";
+}
+
+void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules&, std::vector<Refusal>& out) {
+  for (const auto& f : model.functions) {
+    if (f.generated) continue;
+    for (const auto& [key, kernel] : f.kernel_names)
+      if (namespace_levels(kernel) > 3) {
+        out.push_back(make_refusal(f, "kernel-namespace",
+                                   "Codegen doesn't support more than 3 level(s) of custom namespace. Got " +
+                                       kernel_namespace(kernel) + " (" + key + ": " + kernel + ")"));
+        break;
+      }
+  }
+  // get_grouped_native_functions: a functional with its out= is one
+  // NativeFunctionsGroup, whose primary for in-tree backends is the out=.
+  for (const auto& group : group_by_signature(model.functions)) {
+    for (const auto& [kind, index] : group.members) {
+      if (group.is_full_group() && kind != SchemaKind::Out) continue;
+      const NativeFunction& f = model.functions[index];
+      if (f.generated) continue;
+      const std::set<std::string> namespaces = kernel_namespaces(f);
+      if (namespaces.size() <= 1) continue;
+      std::string listed, keys;
+      for (const auto& n : namespaces) listed += (listed.empty() ? "" : ", ") + n;
+      for (const auto& [key, structured] : f.dispatch) keys += (keys.empty() ? "" : ", ") + key;
+      out.push_back(make_refusal(f, "kernel-namespace",
+                                 "Codegen only supports one namespace per operator, got {" + listed + "} from {" +
+                                     keys + "} (" + f.name() + ")"));
+    }
+  }
+}
+
+void merge_same_cause(std::vector<Refusal>& refusals) {
+  const std::string marker = "structured_delegate pointing to ";
+  std::map<std::string, size_t> first;  // missing delegate -> its first refusal
+  std::vector<Refusal> kept;
+  for (auto& r : refusals) {
+    const size_t at = r.reason.find(marker);
+    if (r.id != "delegate-missing" || at == std::string::npos) {
+      kept.push_back(std::move(r));
+      continue;
+    }
+    const std::string target = r.reason.substr(at + marker.size(), r.reason.find(',', at) - at - marker.size());
+    const auto [it, fresh] = first.emplace(target, kept.size());
+    if (fresh) {
+      kept.push_back(std::move(r));
+      continue;
+    }
+    Refusal& earlier = kept[it->second];
+    const std::string name = r.op.substr(r.op.find("::") == std::string::npos ? 0 : r.op.find("::") + 2);
+    const std::string also = " (" + name.substr(0, name.find('(')) + " delegates to it too)";
+    earlier.reason += also;
+  }
+  refusals = std::move(kept);
+}
+
+}  // namespace dispatchctl::torchgen
