@@ -7,16 +7,16 @@
 if(DISPATCHCTL_SANITIZE)
   set(TORCHGEN_CORPUS_SAMPLE --every 12)
 endif()
-add_test(NAME torchgen_corpus_real_verdicts
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py ${TORCHGEN_CORPUS_SAMPLE}
-                 $<TARGET_FILE:dispatchctl>)
-set_tests_properties(torchgen_corpus_real_verdicts PROPERTIES TIMEOUT 600)
+# One ctest test per corpus: check_verdicts.py with the corpus' arguments.
+function(torchgen_corpus_test name)
+  add_test(NAME ${name}
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_verdicts.py ${ARGN} $<TARGET_FILE:dispatchctl>)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 600)
+endfunction()
+torchgen_corpus_test(torchgen_corpus_real_verdicts ${TORCHGEN_CORPUS_SAMPLE})
 # The second corpus: other operators, edits written as a contributor would,
 # not from dispatchctl's refusal table (edits-second.json, real-second-2.14.1.json).
-add_test(NAME torchgen_corpus_second_real_verdicts
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus second ${TORCHGEN_CORPUS_SAMPLE}
-                 $<TARGET_FILE:dispatchctl>)
-set_tests_properties(torchgen_corpus_second_real_verdicts PROPERTIES TIMEOUT 600)
+torchgen_corpus_test(torchgen_corpus_second_real_verdicts --corpus second ${TORCHGEN_CORPUS_SAMPLE})
 # The third corpus: edits aimed at the refusals found reading torchgen 2.14.1's
 # source assert by assert, each beside accepted look-alikes (edits-third.json).
 # CI has little time left: every 5th edit (about 5 s); the whole corpus is
@@ -26,32 +26,20 @@ if(DISPATCHCTL_SANITIZE)
 else()
   set(TORCHGEN_THIRD_SAMPLE --every 5)
 endif()
-add_test(NAME torchgen_corpus_third_real_verdicts
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus third ${TORCHGEN_THIRD_SAMPLE}
-                 $<TARGET_FILE:dispatchctl>)
-set_tests_properties(torchgen_corpus_third_real_verdicts PROPERTIES TIMEOUT 600)
+torchgen_corpus_test(torchgen_corpus_third_real_verdicts --corpus third ${TORCHGEN_THIRD_SAMPLE})
 # The fourth corpus: functionalization, view groups and view replay, a mutable
 # operator's formula reused by its generated functional, cpp_no_default_args
 # (edits-fourth.json), each beside an accepted look-alike. Every edit (~30 s of CPU).
-add_test(NAME torchgen_corpus_fourth_real_verdicts
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fourth ${TORCHGEN_CORPUS_SAMPLE}
-                 $<TARGET_FILE:dispatchctl>)
-set_tests_properties(torchgen_corpus_fourth_real_verdicts PROPERTIES TIMEOUT 600)
+torchgen_corpus_test(torchgen_corpus_fourth_real_verdicts --corpus fourth ${TORCHGEN_CORPUS_SAMPLE})
 # The fifth corpus: tools/autograd's and the Python bindings' refusals found
 # reading them assert by assert again (formula names, view functions' returns,
 # _foreach_ Tensor overloads, Python signatures, argument types and names),
 # each beside an accepted look-alike (edits-fifth.json). Every edit.
-add_test(NAME torchgen_corpus_fifth_real_verdicts
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fifth ${TORCHGEN_CORPUS_SAMPLE}
-                 $<TARGET_FILE:dispatchctl>)
-set_tests_properties(torchgen_corpus_fifth_real_verdicts PROPERTIES TIMEOUT 600)
+torchgen_corpus_test(torchgen_corpus_fifth_real_verdicts --corpus fifth ${TORCHGEN_CORPUS_SAMPLE})
 # The sixth corpus: written blind as a stream of PRs (new operators and their
 # variants, ufuncs, defaults, flags, tags, removals, typos), then model.py's and
 # gen.py's remaining asserts (edits-sixth.json). Every edit (~80 s of CPU).
-add_test(NAME torchgen_corpus_sixth_real_verdicts
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus sixth ${TORCHGEN_CORPUS_SAMPLE}
-                 $<TARGET_FILE:dispatchctl>)
-set_tests_properties(torchgen_corpus_sixth_real_verdicts PROPERTIES TIMEOUT 600)
+torchgen_corpus_test(torchgen_corpus_sixth_real_verdicts --corpus sixth ${TORCHGEN_CORPUS_SAMPLE})
 # Every fix `check --base` suggests for the corpora's accepted edits, applied,
 # passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
 # `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).
@@ -59,10 +47,7 @@ if(NOT DISPATCHCTL_SANITIZE)
   add_test(NAME torchgen_corpus_suggested_fixes
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/suggested_fixes.py $<TARGET_FILE:dispatchctl>)
   set_tests_properties(torchgen_corpus_suggested_fixes PROPERTIES TIMEOUT 1200)
-  add_test(NAME torchgen_corpus_fixes_real_verdicts
-           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_verdicts.py --corpus fixes
-                   $<TARGET_FILE:dispatchctl>)
-  set_tests_properties(torchgen_corpus_fixes_real_verdicts PROPERTIES TIMEOUT 600)
+    torchgen_corpus_test(torchgen_corpus_fixes_real_verdicts --corpus fixes)
 endif()
 # One cause, one finding (issue 31): a deleted formula, a typo'd formula input,
 # a new view's _copy.out, a CIA -> CEA move (one_cause.py).
