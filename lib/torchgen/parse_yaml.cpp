@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "torchgen/inputs.h"
+#include "torchgen/python_split.h"
 #include "torchgen/refusals.h"
 #include "torchgen/refusals_model2.h"
 #include "util/errors.h"
@@ -56,18 +57,6 @@ bool boolean(const YAML::Node& node, const std::string& file, const std::string&
   if (s == "False" || s == "false") return false;
   refuse("field-value", file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'",
          "; write " + field + ": True or False");
-}
-
-// torchgen's `text.split(", ")` (variants:, autogen:): the items exactly as
-// written between ", ", so "function,method" is one (illegal) item.
-std::vector<std::string> comma_space_items(const std::string& text) {
-  std::vector<std::string> items;
-  for (size_t start = 0;;) {
-    const size_t end = text.find(", ", start);
-    items.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return items;
-    start = end + 2;
-  }
 }
 
 // A comma-separated dispatch key list ("CPU, CUDA: kernel", split on "," and
@@ -141,7 +130,7 @@ struct EntryParser {
       // split it on ", " exactly.
       const std::string text = scalar(node, file, "tags");
       if (options.rules->tags_may_be_list) tags = {text};
-      else if (!text.empty()) tags = comma_space_items(text);
+      else if (!text.empty()) tags = python_split(text, ", ");
     }
     for (const auto& t : tags) {
       if (!valid_tags.empty() && !valid_tags.count(t)) {
@@ -180,7 +169,7 @@ struct EntryParser {
     }
     if (const YAML::Node n = entry["variants"]) {
       f.variants.clear();
-      for (const auto& v : comma_space_items(scalar(n, file, "variants"))) {
+      for (const auto& v : python_split(scalar(n, file, "variants"), ", ")) {
         if (v != "function" && v != "method")
           refuse(n, "variants", "illegal variant " + v, "write variants: function, method (or one of them)");
         f.variants.insert(v);
@@ -224,7 +213,7 @@ struct EntryParser {
       f.manual_kernel_registration = boolean(n, file, "manual_kernel_registration");
     if (auto n = entry["autogen"]) {
       const std::string text = scalar(n, file, "autogen");
-      if (!text.empty()) f.autogen = comma_space_items(text);
+      if (!text.empty()) f.autogen = python_split(text, ", ");
     }
     if (auto n = entry["tags"]) parse_tags(f, n);
     parse_asserted_fields(f, entry);

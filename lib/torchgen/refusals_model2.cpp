@@ -5,22 +5,13 @@
 #include <map>
 #include <set>
 
+#include "registry/operator_name.h"
 #include "torchgen/grouping.h"
+#include "torchgen/python_split.h"
 #include "torchgen/refusals_detail.h"
 
 namespace dispatchctl::torchgen {
 namespace {
-
-// Python's str.split(sep): every item, empty ones included.
-std::vector<std::string> split_on(const std::string& text, const std::string& sep) {
-  std::vector<std::string> items;
-  for (size_t start = 0;;) {
-    const size_t end = text.find(sep, start);
-    items.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) return items;
-    start = end + sep.size();
-  }
-}
 
 // UfuncInnerLoop.parse: `NAME (DTYPE, DTYPE, ...)`.
 std::string inner_loop_problem(const std::string& value, const ReleaseRules& rules) {
@@ -31,7 +22,7 @@ std::string inner_loop_problem(const std::string& value, const ReleaseRules& rul
   if (dtypes.empty() || dtypes.front() != '(')
     return "expected '(' at start of supported_dtypes, got: " + dtypes;
   if (dtypes.back() != ')') return "expected ')' at end of supported_dtypes, got: " + dtypes;
-  for (const auto& dtype : split_on(dtypes.substr(1, dtypes.size() - 2), ", "))
+  for (const auto& dtype : python_split(dtypes.substr(1, dtypes.size() - 2), ", "))
     if (!rules.ufunc_dtypes.count(dtype)) return "unknown dtype " + dtype;
   return "";
 }
@@ -79,7 +70,7 @@ std::string precomputed_problem(const std::vector<std::string>& lines) {
       return "precomputed parameters without replacement are allowed only in the last line, got: " + lines[i];
     const std::string arg = arrow == std::string::npos ? "" : lines[i].substr(0, arrow);
     if (arg.find(' ') != std::string::npos) return "illegal kernel param name '" + arg + "' in precomputed parameters";
-    for (const auto& decl : split_on(arrow == std::string::npos ? lines[i] : lines[i].substr(arrow + 4), ","))
+    for (const auto& decl : python_split(arrow == std::string::npos ? lines[i] : lines[i].substr(arrow + 4), ","))
       if (const std::string name = declared_name(decl); uppercase(name))
         return "precomputed argument name must not be all uppercase: " + name;
   }
@@ -163,7 +154,7 @@ void merge_same_cause(std::vector<Refusal>& refusals) {
       continue;
     }
     Refusal& earlier = kept[it->second];
-    const std::string name = r.op.substr(r.op.find("::") == std::string::npos ? 0 : r.op.find("::") + 2);
+    const std::string name(without_namespace(r.op));
     const std::string also = " (" + name.substr(0, name.find('(')) + " delegates to it too)";
     earlier.reason += also;
   }
