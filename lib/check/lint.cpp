@@ -7,7 +7,6 @@
 #include "keys/key_summary.h"
 #include "table/outcome.h"
 #include "table/table.h"
-#include "util/join.h"
 
 namespace dispatchctl {
 namespace {
@@ -21,10 +20,6 @@ Finding make(std::string_view rule, const Operator& op, const Origin& origin, st
   f.op = op.name;
   f.message = std::move(message);
   return f;
-}
-
-std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
-  return join(keys, ", ", [&](Key k) { return cat.name(k); });
 }
 
 // The registration a finding about the whole operator points at: its
@@ -84,7 +79,7 @@ void lint_dangling_impls(const Registry& registry, const LintScope& scope, std::
     for (const auto& kk : op.by_key()) keys.push_back(kk.key);
     const std::optional<std::string> typo_of = closest_match(op.name, defined);
     Finding f = make("dangling-impl", op, op.registrations.front().origin,
-                     op.name + " has kernels (" + key_names(cat, keys) +
+                     op.name + " has kernels (" + cat.name_list(keys) +
                          ") but no manifest defines its schema: a dangling impl that cannot be called; " +
                          (typo_of ? "did you mean " + *typo_of + "? Else add" : std::string("add")) +
                          " \"schema\" or load the manifest that defines it");
@@ -192,7 +187,7 @@ void lint_ambiguity(const Registry& registry, const LintScope& scope, std::vecto
       continue;
     Finding f = make("autogradother-ambiguity", op, latest->origin,
                      op.name + " has a CompositeImplicitAutograd kernel and kernels for " +
-                         key_names(cat, backends) +
+                         cat.name_list(backends) +
                          ", backends that share AutogradOther: its row is 'ambiguous "
                          "autogradother' and a call that reaches it raises; register an Autograd "
                          "kernel for them or drop one side");
@@ -247,13 +242,13 @@ void lint_cia_with_backend(const Registry& registry, const LintScope& scope, std
       (r == Rule::Direct || r == Rule::Autograd ? with_grad : without_grad).push_back(k);
     }
     std::string message = op.name + " has a CompositeImplicitAutograd kernel together with " +
-                          key_names(cat, others) + ": those kernels win on their keys; ";
+                          cat.name_list(others) + ": those kernels win on their keys; ";
     if (!without_grad.empty())
-      message += "gradients are lost on " + key_names(cat, without_grad) +
+      message += "gradients are lost on " + cat.name_list(without_grad) +
                  " (no autograd kernel of the operator's own there; only the math kernel is differentiated "
                  "through); ";
     if (!with_grad.empty())
-      message += "gradients on " + key_names(cat, with_grad) + " come from the operator's own autograd kernel; ";
+      message += "gradients on " + cat.name_list(with_grad) + " come from the operator's own autograd kernel; ";
     message += lost.empty() ? std::string("no key loses the math kernel yet")
                             : std::to_string(lost.size()) + (lost.size() == 1 ? " key loses" : " keys lose") +
                                   " the math kernel: " + summarize_keys(cat, lost);

@@ -134,12 +134,6 @@ std::vector<Key> dense_keys_lost(const Registry& before, const Operator& old, co
   return lost;
 }
 
-std::string key_names(const Catalogue& cat, const std::vector<Key>& keys) {
-  std::string out;
-  for (Key k : keys) out += (out.empty() ? "" : ", ") + cat.name(k);
-  return out;
-}
-
 // torchgen's FunctionSchema.signature(): what a functional, its in-place and
 // its out= variant share (base name without `_`, the arguments but out=
 // ones, without alias annotations). One derivatives.yaml formula serves them all.
@@ -220,7 +214,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
       if (!lost.empty()) {
         Finding f = at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
                        op->name + " lost its CompositeImplicitAutograd (math) kernel: " +
-                           (dense.empty() ? "" : "calls on " + key_names(cat, dense) + " raise now; ") +
+                           (dense.empty() ? "" : "calls on " + cat.name_list(dense) + " raise now; ") +
                            std::to_string(lost.size()) + (lost.size() == 1 ? " key has" : " keys have") +
                            " no kernel now and calls there raise (" + summarize_keys(cat, lost) + "); " +
                            gradients_after(*op, now) +
@@ -234,7 +228,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
       const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op);
       if (!dense.empty()) {
         Finding f = at("dense-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
-                       op->name + " has no kernel for " + key_names(cat, dense) +
+                       op->name + " has no kernel for " + cat.name_list(dense) +
                            " any more: calls there raise \"Could not run '" + op->name + "' with arguments from the '" +
                            cat.name(dense.front()) + "' backend\"; give it those kernels back (a dispatch: entry, or "
                            "CompositeExplicitAutograd for one kernel everywhere)");

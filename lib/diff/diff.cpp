@@ -421,4 +421,13 @@ DiffResult diff_registries(const Registry& old_registry, const Registry& new_reg
   return Differ(old_registry, new_registry, options).run();
 }
 
+const char* change_name(OperatorDiff::Change change) {
+  switch (change) {
+    case OperatorDiff::Change::Added: return "added";
+    case OperatorDiff::Change::Removed: return "removed";
+    case OperatorDiff::Change::Changed: return "changed";
+  }
+  return "changed";
+}
+
 }  // namespace dispatchctl

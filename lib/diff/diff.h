@@ -124,6 +124,9 @@ struct DiffResult {
   std::vector<KeyTransition> transitions() const;
 };
 
+// "added", "removed" or "changed": what every renderer calls the change.
+const char* change_name(OperatorDiff::Change change);
+
 // Throws InputError for a --key that neither release knows (with did-you-mean).
 DiffResult diff_registries(const Registry& old_registry, const Registry& new_registry,
                            const DiffOptions& options = {});

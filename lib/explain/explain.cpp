@@ -9,7 +9,6 @@
 #include "table/torch_messages.h"
 #include "table/outcome.h"
 #include "table/torch_text.h"
-#include "util/join.h"
 
 #include "live/live_table.h"
 
@@ -39,10 +38,6 @@ Status status_of(Explanation::StepResult outcome) {
   return Status::NotApplicable;
 }
 
-std::string key_list(const Catalogue& cat, const std::vector<Key>& keys) {
-  return join(keys, ", ", [&](Key k) { return cat.name(k); });
-}
-
 // Step 6 blocked: say which of the two terms of has_backend_kernel (§3.2 step 4) did it.
 std::string blocked_reason(const Catalogue& cat, Key k, const std::vector<Key>& blockers) {
   const Key cea = *cat.alias(Alias::CompositeExplicitAutograd);
@@ -54,7 +49,7 @@ std::string blocked_reason(const Catalogue& cat, Key k, const std::vector<Key>& 
   }
   std::string out = "a kernel is registered at CompositeImplicitAutograd but PyTorch keeps it away: ";
   if (!backend.empty())
-    out += "the kernel at " + key_list(cat, backend) + " is a backend kernel for " + cat.name(k) +
+    out += "the kernel at " + cat.name_list(backend) + " is a backend kernel for " + cat.name(k) +
            " (getBackendKeySetFromAutograd(" + cat.name(k) +
            ") = " + cat.format(cat.backend_set_from_autograd(k)) +
            "), so the backend's own autograd is expected";
@@ -94,7 +89,7 @@ RuleOutcome backend_kernel_check(const Catalogue& cat, const Operator& op, Key k
     const auto backends = cat.iterate(backend_set);
     o.reason = "no kernel at " +
                (backends.empty() ? std::string("a backend key of ") + cat.name(k) + " (it has none)"
-                                 : key_list(cat, backends) + " (the backend keys of " + cat.name(k) + ")") +
+                                 : cat.name_list(backends) + " (the backend keys of " + cat.name(k) + ")") +
                " or CompositeExplicitAutograd; step 6 may use CompositeImplicitAutograd";
     return o;
   }
@@ -102,7 +97,7 @@ RuleOutcome backend_kernel_check(const Catalogue& cat, const Operator& op, Key k
   const std::size_t backend_count = o.blockers.size() - (has_cea ? 1 : 0);
   o.reason = std::string(o.blockers.size() == 1 ? "a kernel at " : "kernels at ");
   if (backend_count > 0) {
-    o.reason += key_list(cat, {o.blockers.begin(), o.blockers.begin() + static_cast<long>(backend_count)});
+    o.reason += cat.name_list({o.blockers.begin(), o.blockers.begin() + static_cast<long>(backend_count)});
     o.reason += std::string(backend_count == 1 ? " (a backend key of " : " (backend keys of ") + cat.name(k) + ")";
     if (has_cea) o.reason += " and ";
   }
@@ -139,13 +134,13 @@ std::vector<RuleOutcome> rule_outcomes(const Catalogue& cat, const Operator& op,
         const auto backends = cat.iterate(cat.backend_set_from_autograd(k));
         o.reason = (backends.empty() ? "no backend kernel can block it here (getBackendKeySetFromAutograd(" +
                                            cat.name(k) + ") is empty)"
-                                     : "no kernel at " + key_list(cat, backends) + " (the backend keys of " +
+                                     : "no kernel at " + cat.name_list(backends) + " (the backend keys of " +
                                            cat.name(k) + ")") +
                    " and no CompositeExplicitAutograd kernel";
       }
       if (s.rule == Rule::AmbiguousAutogradOther)
         o.reason = "CompositeImplicitAutograd and kernels on autogradother backends (" +
-                   key_list(cat, s.blockers) +
+                   cat.name_list(s.blockers) +
                    ") both apply to AutogradOther; PyTorch cannot tell which one a tensor of those "
                    "backends needs and installs the ambiguous kernel, which raises when called";
       if (rule == Rule::Direct && o.status == Status::Chosen && row.kernel && row.kernel->fallthrough)

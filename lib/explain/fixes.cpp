@@ -20,7 +20,9 @@ std::unique_ptr<Registry> scratch_registry(const Registry& registry, const Opera
   return scratch;
 }
 
-bool same_kernel(const Row& a, const Row& b) {
+// The same registration wins for the same reason (what a fix must not change
+// on a key that already worked).
+bool same_resolution(const Row& a, const Row& b) {
   return a.rule == b.rule && a.provider == b.provider && a.debug() == b.debug() &&
          a.fallthrough() == b.fallthrough();
 }
@@ -74,7 +76,7 @@ Fix evaluate(const Registry& scratch, const Operator& op, Key k, const std::vect
       fix.result = after[i].rule;
     } else if (!worked && works) {
       fix.also_fills.push_back(after[i].key);
-    } else if (worked && !same_kernel(before[i], after[i])) {
+    } else if (worked && !same_resolution(before[i], after[i])) {
       fix.also_changes.push_back(after[i].key);
     }
   }

@@ -323,4 +323,8 @@ KeySet Catalogue::runtime_set_of(Key k) const {
   return bit(k);
 }
 
+std::string Catalogue::name_list(const std::vector<Key>& keys) const {
+  return join(keys, ", ", [this](Key k) { return name(k); });
+}
+
 }  // namespace dispatchctl

@@ -66,6 +66,8 @@ class Catalogue {
   bool is_runtime(Key k) const;
   // c10::toString(k).
   const std::string& name(Key k) const { return names_[k]; }
+  // The keys' names, ", "-separated, as messages list keys.
+  std::string name_list(const std::vector<Key>& keys) const;
   // Any printed name of a real key (not placeholders); what manifests accept.
   std::optional<Key> find(std::string_view name) const;
   // parseDispatchKey's fixed table (§1.7): what Python bindings accept.

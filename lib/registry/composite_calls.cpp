@@ -15,11 +15,11 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const std::vector<std::string_view> k_top_fields = {"format", "version", "release", "recorded", "backend",
+const std::vector<std::string_view> k_recording_fields = {"format", "version", "release", "recorded", "backend",
                                                     "kernels", "backward", "backward_seed", "kinds",
                                                     "backward_gradients"};
 const std::vector<std::string_view> k_kind_fields = {"key", "tensors", "kernels"};
-const std::vector<std::string_view> k_kernel_fields = {"op", "key", "samples", "calls", "raises"};
+const std::vector<std::string_view> k_composite_fields = {"op", "key", "samples", "calls", "raises"};
 const std::vector<std::string_view> k_backward_fields = {"op", "samples", "calls", "raises", "mode_dependent"};
 const std::vector<std::string_view> k_call_fields = {"op", "when"};
 const std::vector<std::string_view> k_raises_fields = {"message", "when", "type"};
@@ -67,7 +67,7 @@ std::size_t read_kernels(Registry& registry, const json& kernels, const std::str
                          const std::string& pointer, std::optional<Key> kind) {
   std::size_t recorded = 0;
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const ObjectReader r(kernels[i], source, pointer + "/" + std::to_string(i), k_kernel_fields);
+    const ObjectReader r(kernels[i], source, pointer + "/" + std::to_string(i), k_composite_fields);
     const std::string op_name = *r.string("op", true);
     check_op_name(r, op_name);
     const Key key = require_key(registry.catalogue(), *r.string("key", true), source + ": " + r.at("key"));
@@ -95,7 +95,7 @@ std::size_t read_kernels(Registry& registry, const json& kernels, const std::str
 
 std::size_t apply_composite_calls(Registry& registry, const json& object, const std::string& source,
                                   const std::string& pointer) {
-  const ObjectReader top(object, source, pointer, k_top_fields);
+  const ObjectReader top(object, source, pointer, k_recording_fields);
   if (const auto format = top.string("format", false); format && *format != "dispatchctl-composite-calls")
     top.fail(top.at("format"), "'" + *format + "' is not \"dispatchctl-composite-calls\"");
   if (const json* version = top.get("version"); version && (!version->is_number_integer() || *version != 1))

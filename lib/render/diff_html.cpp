@@ -8,14 +8,6 @@
 namespace dispatchctl {
 namespace {
 
-const char* change_word(OperatorDiff::Change change) {
-  switch (change) {
-    case OperatorDiff::Change::Added: return "added";
-    case OperatorDiff::Change::Removed: return "removed";
-    default: return "changed";
-  }
-}
-
 // Columns: the keys with a change, in the new release's table order, then
 // keys only the old release has.
 std::vector<std::string> changed_keys(const DiffResult& result) {
@@ -62,7 +54,7 @@ std::string diff_html(const DiffResult& result, const std::string& old_label, co
       after[j] = page.state(after_cat, change.after, change.after_outcome.outcome, change.after_outcome.needs);
     }
     const std::string schema = op.schema_after ? *op.schema_after : op.schema_before ? *op.schema_before : "";
-    page.add_row(op.name, change_word(op.change), schema, {before, after});
+    page.add_row(op.name, change_name(op.change), schema, {before, after});
   }
   return page.html();
 }

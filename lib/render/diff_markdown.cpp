@@ -18,15 +18,6 @@ std::string place(const Origin& origin) {
   return " ([" + shown + "](" + file + (origin.line() > 0 ? "#L" + std::to_string(origin.line()) : "") + "))";
 }
 
-const char* change_word(OperatorDiff::Change c) {
-  switch (c) {
-    case OperatorDiff::Change::Added: return "added";
-    case OperatorDiff::Change::Removed: return "removed";
-    case OperatorDiff::Change::Changed: return "changed";
-  }
-  return "";
-}
-
 }  // namespace
 
 std::string diff_markdown(const DiffResult& result, const DiffRenderOptions& options) {
@@ -48,7 +39,7 @@ std::string diff_markdown(const DiffResult& result, const DiffRenderOptions& opt
   if (!result.fallbacks.empty()) out += "\n";
   if (options.summary_only) return out;
   for (const auto& op : result.operators) {
-    out += "\n<details><summary><code>" + op.name + "</code> " + change_word(op.change);
+    out += "\n<details><summary><code>" + op.name + "</code> " + change_name(op.change);
     if (!op.rows.empty()) out += ": " + std::to_string(op.rows.size()) + (op.rows.size() == 1 ? " row" : " rows");
     out += "</summary>\n\n";
     if (op.schema_before && op.schema_after)

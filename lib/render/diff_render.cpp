@@ -112,10 +112,6 @@ std::string one_side_outcomes(const OperatorDiff& op) {
   return out;
 }
 
-std::string change_word(OperatorDiff::Change c) {
-  return c == OperatorDiff::Change::Added ? "added" : c == OperatorDiff::Change::Removed ? "removed" : "changed";
-}
-
 std::string fallback_words(const Fallback* fb, bool locations) {
   if (!fb) return "none";
   std::string words = (fb->fallthrough ? "fallthrough " : "") + kernel_identity(short_debug(fb->debug), locations);
@@ -255,7 +251,7 @@ std::string diff_text(const DiffResult& r, const DiffRenderOptions& options) {
   out += "\n";
   for (const auto& op : r.operators) {
     if (op.change != OperatorDiff::Change::Changed) {
-      out += op.name + ": " + change_word(op.change) + " (" +
+      out += op.name + ": " + change_name(op.change) + " (" +
              count(op.registrations.size(), "registration", "registrations") + ")" +
              (op.rows.empty() ? "" : ": " + one_side_outcomes(op)) + "\n";
       continue;
@@ -326,7 +322,7 @@ static nlohmann::ordered_json operator_json(const DiffResult& r, const OperatorD
   using json = nlohmann::ordered_json;
   json o;
   o["name"] = op.name;
-  o["change"] = change_word(op.change);
+  o["change"] = change_name(op.change);
   json groups = json::array();
   for (const auto& g : op.groups) {
     json keys = json::array();

@@ -9,7 +9,6 @@
 #include "keys/key_summary.h"
 #include "render/json_document.h"
 #include "render/show_render.h"
-#include "util/join.h"
 
 namespace dispatchctl {
 
@@ -44,10 +43,6 @@ std::string_view status_id(RuleOutcome::Status s) {
 }
 
 namespace {
-
-std::string names(const Catalogue& cat, const std::vector<Key>& keys) {
-  return join(keys, ", ", [&cat](Key k) { return cat.name(k); });
-}
 
 bool builtin_origin(const Origin& o) { return o.file().rfind(k_builtin_prefix, 0) == 0; }
 
@@ -128,7 +123,7 @@ void append_row_detail(std::string& out, const Registry& registry, const RowExpl
 std::string blocked_by(const Catalogue& cat, const RowExplanation& r) {
   for (const auto& rule : r.rules)
     if (rule.status == RuleOutcome::Status::Blocked)
-      return "CompositeImplicitAutograd blocked by " + names(cat, rule.blockers);
+      return "CompositeImplicitAutograd blocked by " + cat.name_list(rule.blockers);
   if (r.unblocked_backend != k_undefined)
     return "[quirk] the " + cat.name(r.unblocked_backend) + " kernel does not block CompositeImplicitAutograd here";
   return "";

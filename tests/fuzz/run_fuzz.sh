@@ -33,11 +33,11 @@ targets=("$@")
 
 # -O1 and line tables only: what ASan reports need, at a fraction of the
 # compile time of -O2 -g (this build is CI's sanitizer build too, whose unit
-# tests compile in batches: DISPATCHCTL_UNITY_TESTS).
+# tests compile in batches: DISPATCHCTL_UNITY_BUILD).
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
-  -DDISPATCHCTL_FUZZ=ON -DDISPATCHCTL_SANITIZE=ON -DDISPATCHCTL_UNITY_TESTS=ON >/dev/null
+  -DDISPATCHCTL_FUZZ=ON -DDISPATCHCTL_SANITIZE=ON -DDISPATCHCTL_UNITY_BUILD=ON >/dev/null
 [ "$configure_only" = 0 ] || exit 0
 cmake --build "$build_dir" -j"${JOBS:-2}" --target "${targets[@]/#/fuzz_}"
 
