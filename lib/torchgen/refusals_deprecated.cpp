@@ -141,13 +141,17 @@ void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std
   // split_name_params: re.match(r"(\w+)(\.\w+)?\((.*)\)"), the parameters split on ", ".
   static const std::regex call_syntax(R"(^(\w+)(\.\w+)?\((.*)\))");
   std::vector<Joined> joined;
+  const size_t before = out.size();
   // A deleted (or renamed) operator breaks each entry calling it: one finding,
   // at the first, naming the others' lines.
   std::map<std::string, std::pair<size_t, std::string>> missing;
   for (const DeprecatedSignature& d : model.deprecated) {
     std::smatch m;
     if (!std::regex_search(d.aten, m, call_syntax)) {
-      out.push_back(deprecated_refusal(d, "deprecated-call", "Unsupported function schema: " + d.aten));
+      Refusal r = deprecated_refusal(d, "deprecated-call", "Unsupported function schema: " + d.aten);
+      r.fix = "write the call as `NAME(a, b)`: the operator's name (no namespace: not at::, torch.) and the "
+              "arguments of the `name:` schema it passes";
+      out.push_back(std::move(r));
       continue;
     }
     Call call{m[1].str(), false, python_split(m[3].str(), ", ")};
@@ -203,7 +207,9 @@ void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std
   for (const auto& [name, at] : missing)
     out[at.first].reason += " (no operator the Python bindings bind is named " + name +
                             (at.second.empty() ? "" : "; the entries at lines " + at.second + " call it too") + ")";
-  check_deprecated_overloads(joined, out);
+  // load_deprecated_signatures raised: group_overloads is never reached (its
+  // out= entries left without their non-out one are that refusal's cascade).
+  if (out.size() == before) check_deprecated_overloads(joined, out);
 }
 
 }  // namespace dispatchctl::torchgen
