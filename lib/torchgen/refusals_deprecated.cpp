@@ -192,8 +192,9 @@ void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std
                                                                  " matched signature: " + torchgen_text(d.func));
     if (near) {
       r.reason += " (" + near->name() + ": " + nearest + ")";
-      r.fix = "write the `name:` schema with the types, alias annotations and returns " + near->name() +
-              " takes in the order of `aten: " + d.aten + "` (or restore " + near->name() + "'s), or delete the entry";
+      r.fix = "make the entry fit " + near->name() + " (the `name:` schema's types, alias annotations and returns in "
+              "the order of `aten: " + d.aten + "`; what the call does not pass needs a default in " + near->name() +
+              "), or restore " + near->name() + ", or delete the entry";
     } else {
       const auto [it, fresh] = missing.emplace(call.name, std::make_pair(out.size(), std::string()));
       if (!fresh) {
