@@ -387,6 +387,11 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "a forward formula (result: …) for outputs that are neither all Tensors nor one Tensor[] (a `Tensor?` "
        "return, a Tensor[] beside a Tensor)",
        "return a Tensor (or one Tensor[]) from the operator, or drop the forward formula for that output"},
+      {"mutable-optional-tensor", "api/translate.py translate (torchgen.gen writing RegisterKEY.cpp)",
+       "a mutable optional Tensor argument (`Tensor(a!)? self`): torchgen cannot synthesize its C++ "
+       "`::std::optional<at::Tensor> &` when it writes the kernel registrations",
+       "take it as `Tensor(a!)` or a Tensor list `Tensor(a!)[]` (as the in-place _foreach_ operators do), or return a "
+       "new optional Tensor instead of writing one"},
   };
   return kinds;
 }

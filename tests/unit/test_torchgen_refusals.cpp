@@ -399,6 +399,9 @@ const Edit k_edits[] = {
      "  result: self_t * scale\n",
      "  result: self_t * scale", true, false,
      "\n- func: _maybe_scale_forward(Tensor self, float scale) -> Tensor?\n  dispatch:\n    CPU: maybe_scale_forward\n"},
+    {"mutable-optional-tensor", "APPEND",
+     "\n- func: _foreach_clamp_bound_(Tensor(a!)? self, Scalar bound) -> ()\n  device_check: NoCheck\n  variants: function\n",
+     "- func: _foreach_clamp_bound_("},
 };
 
 }  // namespace
