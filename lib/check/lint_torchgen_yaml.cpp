@@ -45,7 +45,8 @@ Finding from_input_error(const std::string& what, const TorchgenInputs& inputs) 
   f.severity = Severity::Error;
   f.message = what;
   for (const YamlSource* s : {&inputs.native_functions, inputs.tags ? &*inputs.tags : nullptr,
-                              inputs.derivatives ? &*inputs.derivatives : nullptr}) {
+                              inputs.derivatives ? &*inputs.derivatives : nullptr,
+                              inputs.deprecated ? &*inputs.deprecated : nullptr}) {
     if (!s || what.rfind(s->path + ":", 0) != 0) continue;
     f.location.file = s->path;
     const std::string_view rest = std::string_view(what).substr(s->path.size() + 1);
@@ -174,6 +175,7 @@ bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
     inputs = read_torchgen_inputs(path);
     files.push_back(inputs.native_functions.path);
     if (inputs.derivatives) files.push_back(inputs.derivatives->path);
+    if (inputs.deprecated) files.push_back(inputs.deprecated->path);
     const ReleaseRules& rules = rules_for_any_release(registry->catalogue().version(), path);
     const std::optional<TorchgenModel> model = lint_and_parse(inputs, registry->catalogue(), rules, findings);
     if (!model) {  // the YAML does not load

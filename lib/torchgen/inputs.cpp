@@ -38,8 +38,8 @@ bool names_yaml_file(const std::string& path) {
   return path.ends_with(".yaml") || path.ends_with(".yaml.gz");
 }
 
-// PATH as in the working tree: native_functions.yaml itself (tags.yaml and
-// derivatives.yaml beside it), a checkout's root, or a folder with the files.
+// PATH as in the working tree: native_functions.yaml itself (tags.yaml,
+// derivatives.yaml and deprecated.yaml beside it), a checkout's root, or a folder with the files.
 TorchgenInputs read_git_inputs(const GitPath& at) {
   const std::string& rev = at.revision;
   const fs::path root = at.path.empty() ? fs::path(".") : fs::path(at.path);
@@ -50,13 +50,15 @@ TorchgenInputs read_git_inputs(const GitPath& at) {
                                 "to the current directory)");
     const std::string shown = "git:" + rev + ":" + at.path;
     return {{shown, is_gzip(*text) ? gunzip(*text, shown) : std::move(*text)}, git_yaml(rev, dir, "tags.yaml"),
-            git_yaml(rev, dir, "derivatives.yaml")};
+            git_yaml(rev, dir, "derivatives.yaml"), git_yaml(rev, dir, "deprecated.yaml")};
   }
   const fs::path native_dir = root / "aten" / "src" / "ATen" / "native";
   if (auto nf = git_yaml(rev, native_dir, "native_functions.yaml"))
-    return {*nf, git_yaml(rev, native_dir, "tags.yaml"), git_yaml(rev, root / "tools" / "autograd", "derivatives.yaml")};
+    return {*nf, git_yaml(rev, native_dir, "tags.yaml"), git_yaml(rev, root / "tools" / "autograd", "derivatives.yaml"),
+            git_yaml(rev, root / "tools" / "autograd", "deprecated.yaml")};
   if (auto nf = git_yaml(rev, root, "native_functions.yaml"))
-    return {*nf, git_yaml(rev, root, "tags.yaml"), git_yaml(rev, root, "derivatives.yaml")};
+    return {*nf, git_yaml(rev, root, "tags.yaml"), git_yaml(rev, root, "derivatives.yaml"),
+            git_yaml(rev, root, "deprecated.yaml")};
   const std::string where = at.path.empty() ? "in the checkout's root" : "in " + at.path;
   throw InputError("git:" + rev + (at.path.empty() ? "" : ":" + at.path) + ": no native_functions.yaml at that revision " +
                    where + " nor in its aten/src/ATen/native/; run it in the PyTorch checkout, or name the folder "
@@ -71,7 +73,8 @@ TorchgenInputs read_torchgen_inputs(const std::string& path) {
   const fs::path root(path);
   if (fs::is_regular_file(root, ec)) {
     TorchgenInputs in{{path, read_input_file(path)}, optional_yaml(root.parent_path(), "tags.yaml"),
-                      optional_yaml(root.parent_path(), "derivatives.yaml")};
+                      optional_yaml(root.parent_path(), "derivatives.yaml"),
+                      optional_yaml(root.parent_path(), "deprecated.yaml")};
     return in;
   }
   if (!fs::is_directory(root, ec))
@@ -79,9 +82,11 @@ TorchgenInputs read_torchgen_inputs(const std::string& path) {
                             "native_functions.yaml, or the file itself");
   const fs::path native_dir = root / "aten" / "src" / "ATen" / "native";
   if (auto nf = optional_yaml(native_dir, "native_functions.yaml"))
-    return {*nf, optional_yaml(native_dir, "tags.yaml"), optional_yaml(root / "tools" / "autograd", "derivatives.yaml")};
+    return {*nf, optional_yaml(native_dir, "tags.yaml"), optional_yaml(root / "tools" / "autograd", "derivatives.yaml"),
+            optional_yaml(root / "tools" / "autograd", "deprecated.yaml")};
   if (auto nf = optional_yaml(root, "native_functions.yaml"))
-    return {*nf, optional_yaml(root, "tags.yaml"), optional_yaml(root, "derivatives.yaml")};
+    return {*nf, optional_yaml(root, "tags.yaml"), optional_yaml(root, "derivatives.yaml"),
+            optional_yaml(root, "deprecated.yaml")};
   throw InputError(path + ": no native_functions.yaml here nor in aten/src/ATen/native/; give a PyTorch "
                           "checkout, a folder with the YAML files, or native_functions.yaml itself");
 }

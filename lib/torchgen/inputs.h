@@ -22,6 +22,9 @@ struct TorchgenInputs {
   YamlSource native_functions;
   std::optional<YamlSource> tags;
   std::optional<YamlSource> derivatives;
+  // tools/autograd/deprecated.yaml, beside derivatives.yaml: the Python
+  // bindings' deprecated signatures (gen_python_functions.py).
+  std::optional<YamlSource> deprecated = std::nullopt;
 };
 
 // PATH = a checkout (aten/src/ATen/native/, tools/autograd/), a folder with

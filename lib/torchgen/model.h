@@ -106,10 +106,19 @@ struct DifferentiabilityInfo {
   }
 };
 
+// A tools/autograd/deprecated.yaml entry: a Python signature the bindings
+// keep for old callers (`name:`) and the ATen call it forwards to (`aten:`).
+struct DeprecatedSignature {
+  FunctionSchema func;
+  std::string aten;  // as written: "addmm_out(out, self, mat1, mat2, beta, 1)"
+  Location loc;
+};
+
 struct TorchgenModel {
   std::vector<NativeFunction> functions;  // YAML order, then generated variants
   std::vector<DifferentiabilityInfo> derivatives;
   bool has_derivatives_yaml = false;
+  std::vector<DeprecatedSignature> deprecated;  // deprecated.yaml's entries, in order
   std::set<std::string> valid_tags;
   // Field values torchgen's parser refuses (the entry is still read, with the default).
   std::vector<Refusal> parse_refusals;

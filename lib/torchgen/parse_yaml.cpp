@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "torchgen/deprecated.h"
 #include "torchgen/inputs.h"
 #include "torchgen/python_split.h"
 #include "torchgen/refusals.h"
@@ -379,6 +380,7 @@ TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOpt
     model.derivatives = guarded(inputs.derivatives->path, [&] { return parse_derivatives(*inputs.derivatives, key_checker); });
     model.has_derivatives_yaml = true;
   }
+  if (inputs.deprecated) model.deprecated = parse_deprecated_yaml(*inputs.deprecated);
   return model;
 }
 

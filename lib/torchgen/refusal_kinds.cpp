@@ -363,6 +363,35 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"bool-list-without-size", "api/cpp.py valuetype_type (torchgen.gen writing the C++ API)",
        "a bool[] argument without a size (its C++ type is std::array<bool, N>)",
        "give the list its size (`bool[3] output_mask`, as the *_backward operators do)"},
+      // tools/autograd/deprecated.yaml against the operators (refusals_deprecated.cpp).
+      {"deprecated-call", "tools/autograd/gen_python_functions.py load_deprecated_signatures (gen_autograd_python)",
+       "a deprecated.yaml `aten:` call that is not `NAME(a, b, …)` or passes a name the entry's `name:` schema does "
+       "not declare (nor the constant 1)",
+       "pass only arguments of the `name:` schema (or the constant 1), written `NAME(a, b)` with \", \" between them"},
+      {"deprecated-no-match", "tools/autograd/gen_python_functions.py load_deprecated_signatures (gen_autograd_python)",
+       "a deprecated.yaml entry no bound operator of its `aten:` name takes: none whose arguments, in the call's "
+       "order, have the passed types and alias annotations (the others a default) and whose returns are the entry's "
+       "(e.g. the operator was deleted, or its arguments or returns changed)",
+       "keep the operator's arguments and returns as the deprecated call needs them, or change (or delete) the "
+       "deprecated.yaml entry with it"},
+      {"deprecated-overloads", "tools/autograd/gen_python_functions.py group_overloads (gen_autograd_python)",
+       "a deprecated signature joined with two overloads of one name (a new overload the call fits too), two equal "
+       "deprecated.yaml entries, or a deprecated out= signature without its non-out one",
+       "give the new overload an argument without a default (or other types), delete the repeated entry, or add the "
+       "non-out deprecated signature beside the out= one"},
+      {"wrap-opt-if-syntax", "tools/autograd/gen_variable_type.py emit_save_inputs guard_for (gen_autograd)",
+       "`wrap_opt_if(X` in a formula for several inputs not followed by `,` (`wrap_opt_if(X , cond)`), where X is a "
+       "Tensor input only that formula reads",
+       "write `wrap_opt_if(X, CONDITION)`: the comma right after the input's name"},
+      {"forward-formula-output-type", "tools/autograd/gen_variable_type.py emit_fw_derivatives (gen_autograd)",
+       "a forward formula (result: …) for outputs that are neither all Tensors nor one Tensor[] (a `Tensor?` "
+       "return, a Tensor[] beside a Tensor)",
+       "return a Tensor (or one Tensor[]) from the operator, or drop the forward formula for that output"},
+      {"mutable-optional-tensor", "api/translate.py translate (torchgen.gen writing RegisterKEY.cpp)",
+       "a mutable optional Tensor argument (`Tensor(a!)? self`): torchgen cannot synthesize its C++ "
+       "`::std::optional<at::Tensor> &` when it writes the kernel registrations",
+       "take it as `Tensor(a!)` or a Tensor list `Tensor(a!)[]` (as the in-place _foreach_ operators do), or return a "
+       "new optional Tensor instead of writing one"},
   };
   return kinds;
 }

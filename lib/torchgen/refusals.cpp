@@ -240,6 +240,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_autograd(model, rules, out);
   check_autograd_more(model, rules, out);
   check_python_bindings(model, rules, out);  // gen_autograd_python, last
+  check_deprecated(model, rules, out);  // its deprecated signatures
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);
   });

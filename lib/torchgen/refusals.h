@@ -1,5 +1,5 @@
-// What real torchgen refuses in native_functions.yaml, tags.yaml and
-// derivatives.yaml (its asserts while parsing, grouping, generating variants,
+// What real torchgen refuses in native_functions.yaml, tags.yaml,
+// derivatives.yaml and deprecated.yaml (its asserts while parsing, grouping, generating variants,
 // functionalization and tools/autograd's derivative loading), found in one
 // pass over the model. Every command that reads the YAML calls it: `check`
 // reports each refusal as rule torchgen-refusal, the others stop at the first

@@ -62,6 +62,15 @@ void check_api(const TorchgenModel& model, const ReleaseRules&, std::vector<Refu
     if (f.generated) continue;
     const FunctionSchema& s = f.func;
     const std::string_view name = unqualified_name(s);
+    // api/translate.py: no binding yields a `::std::optional<at::Tensor> &` (the seventh corpus).
+    for (const auto& a : s.arguments)
+      if (a.is_write() && a.type.kind == SchemaType::Kind::Optional &&
+          a.type.contained[0].kind == SchemaType::Kind::Named && a.type.contained[0].name == "Tensor") {
+        out.push_back(make_refusal(f, "mutable-optional-tensor",
+                                   "Failed to synthesize the expression \"::std::optional<at::Tensor> & " + a.name +
+                                       "\" (the mutable optional Tensor argument " + a.name + " of " + f.name() + ")"));
+        break;
+      }
     if (name.ends_with("_out"))
       out.push_back(make_refusal(f, "reserved-operator-name",
                                  "_out suffix is reserved and not permitted for operator names; did you mean to "

@@ -16,8 +16,13 @@
 //     what its Node cannot keep (a float[] argument, a Tensor[] output);
 //   api/autograd.py gen_foreach_derivativeinfo: an out-of-place _foreach_
 //     operator with a lone Tensor argument whose reference operator has a
-//     forward formula.
+//     forward formula;
+//   gen_variable_type.py emit_save_inputs guard_for: a multi-input formula's
+//     `wrap_opt_if(X` not followed by `,`; emit_fw_derivatives: a forward
+//     formula for an output that is neither a Tensor nor one Tensor[] (a
+//     `Tensor?` return) (the seventh corpus).
 #include <algorithm>
+#include <regex>
 #include <set>
 
 #include "torchgen/differentiability.h"
@@ -180,6 +185,72 @@ void check_saved_types(const DifferentiabilityInfo& info, std::vector<Refusal>& 
   }
 }
 
+// guard_for: a Tensor input only one backward formula reads, a formula for
+// several inputs, is saved only when `wrap_opt_if(X, CONDITION)` says so; it
+// finds "wrap_opt_if(X" and then reads the condition with
+// re.match(r"wrap_opt_if\(X,(.*?)\)"), so `wrap_opt_if(X , c)` is refused
+// (`wrap_opt_if( X, c)` is not found at all: the input is saved unguarded).
+void check_wrap_opt_if(const DifferentiabilityInfo& info, std::vector<Refusal>& out) {
+  if (unqualified_name(info.func).find("backward") != std::string_view::npos) return;
+  const auto backward = formulas_at(info, "Default").backward;
+  std::set<std::string> with_formula;
+  for (const auto* formula : backward)
+    for (const auto& name : split_formula_names(formula->names)) with_formula.insert(name);
+  if (with_formula.size() <= 1) return;
+  for (const auto& a : info.func.arguments)  // an input with a formula is a TensorList: no guards
+    if (with_formula.count(a.name) && a.type.kind == SchemaType::Kind::List && is_tensor_like(a.type)) return;
+  for (const auto& a : info.func.arguments) {
+    if (a.type.kind != SchemaType::Kind::Named || a.type.name != "Tensor") continue;
+    std::vector<const DifferentiabilityInfo::Formula*> used_in;
+    for (const auto* formula : backward)
+      if (uses_ident(formula->text, a.name)) used_in.push_back(formula);
+    if (used_in.size() != 1 || split_formula_names(used_in[0]->names).size() == 1) continue;
+    const std::string& text = used_in[0]->text;
+    const size_t start = text.find("wrap_opt_if(" + a.name);
+    if (start == std::string::npos) continue;
+    const std::regex condition("wrap_opt_if\\(" + a.name + ",(.*?)\\)");
+    if (std::regex_search(text.begin() + static_cast<long>(start), text.end(), condition,
+                          std::regex_constants::match_continuous))
+      continue;
+    out.push_back(at_formula(info, used_in[0]->line, "wrap-opt-if-syntax",
+                             "wrap_opt_if_match is None for " + a.name + " in the formula for " + used_in[0]->names +
+                                 " (`wrap_opt_if(" + a.name + ",` must follow, with no space before the comma)"));
+    return;
+  }
+}
+
+// create_forward_derivative's var_types (the returns the formula names:
+// by name, `result`, `resultN`), then emit_fw_derivatives: all plain Tensors,
+// or one Tensor list; anything else is "Unsupported output type".
+void check_forward_output_types(const DifferentiabilityInfo& info, std::vector<Refusal>& out) {
+  const auto& returns = info.func.returns;
+  for (const auto* formula : formulas_at(info, "Default").forward) {
+    std::vector<const SchemaArgument*> types;
+    const std::vector<std::string> names = split_formula_names(formula->names);
+    for (const auto& r : returns)
+      if (!r.name.empty() && std::find(names.begin(), names.end(), r.name) != names.end()) types.push_back(&r);
+    if (types.empty() && names == std::vector<std::string>{"result"} && !returns.empty()) types.push_back(&returns[0]);
+    else if (types.empty())
+      for (const auto& name : names)  // ^result(\d+)$ (check_forward_names refuses one past the last)
+        if (name.size() > 6 && name.starts_with("result") && name.find_first_not_of("0123456789", 6) == std::string::npos &&
+            std::stoul(name.substr(6)) < returns.size())
+          types.push_back(&returns[std::stoul(name.substr(6))]);
+    if (types.empty()) continue;
+    const auto plain = [](const SchemaArgument* r) {
+      return r->type.kind == SchemaType::Kind::Named && r->type.name == "Tensor";
+    };
+    const bool list = types[0]->type.kind == SchemaType::Kind::List && is_tensor_like(types[0]->type);
+    if (std::all_of(types.begin(), types.end(), plain) || (list && types.size() == 1)) continue;
+    out.push_back(at_formula(info, formula->line, "forward-formula-output-type",
+                             list ? "Expected number of outputs to be 1 if function returns ListType, got " +
+                                        std::to_string(types.size()) + " (the forward formula for " + formula->names + ")"
+                                  : "Unsupported output type for forward derivative: " + formula->names + " of " +
+                                        op_name(info.func) + " is " +
+                                        type_text(**std::find_if_not(types.begin(), types.end(), plain))));
+    return;
+  }
+}
+
 }  // namespace
 
 void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
@@ -192,6 +263,8 @@ void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, 
     check_input_named_as_return(info, out);
     check_forward_names(info, out);
     check_saved_types(info, out);
+    check_wrap_opt_if(info, out);
+    check_forward_output_types(info, out);
   }
   const InfoMatcher matcher(model);
   const std::vector<Refusal> found = out;

@@ -86,6 +86,13 @@ void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, 
 void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // The Python bindings' arguments, returns and overloads (refusals_python.cpp).
 void check_python_bindings(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+// PythonSignature.signature_str(skip_outputs=True) near enough, and the binding
+// files' groups of an operator ("method", "torch", its python_module) (refusals_python.cpp).
+std::string python_signature(const FunctionSchema& s, bool method);
+std::vector<std::string> python_groups(const NativeFunction& f);
+// deprecated.yaml against the bound operators: load_deprecated_signatures and
+// group_overloads on the deprecated signatures (refusals_deprecated.cpp).
+void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 
 // load_derivatives' IDENT_REGEX r"(^|\W){ident}($|\W)" matches in formula;
 // the i of each grads[i] (GRAD_INDEX_REGEX).

@@ -26,6 +26,8 @@ std::string python_argument(const SchemaArgument& a) {
   return type_text(a.type, a.size) + " " + a.name + (a.default_value ? "=" + *a.default_value : "");
 }
 
+}  // namespace
+
 // PythonSignature.signature_str(skip_outputs=True): `self` left out of a method's.
 std::string python_signature(const FunctionSchema& s, bool method) {
   std::string text = std::string(unqualified_name(s)) + "(";
@@ -50,6 +52,8 @@ std::vector<std::string> python_groups(const NativeFunction& f) {
     groups.push_back("torch");
   return groups;
 }
+
+namespace {
 
 // arg_parser_unpack_method: the types PythonArgParser reads (the optional of
 // each too, and Generator? but not Generator).

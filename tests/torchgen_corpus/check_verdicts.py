@@ -13,7 +13,8 @@ edits-fourth.json / real-fourth-2.14.1.json a fourth on functionalization,
 view groups and view replay (`--corpus fourth`), edits-fifth.json /
 real-fifth-2.14.1.json a fifth on tools/autograd's and the Python bindings'
 refusals (`--corpus fifth`), edits-sixth.json a sixth written blind as a
-PR stream (`--corpus sixth`). For every edit:
+PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
+(`--corpus seventh`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line), and `show` refuses the YAML with one line naming
   that file:line, exit 2;
@@ -25,7 +26,7 @@ PR stream (`--corpus sixth`). For every edit:
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|fixes] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|fixes] [--every N] [EDIT_ID...]"""
 import concurrent.futures
 import gzip
 import json
@@ -39,7 +40,7 @@ from torchgen_edits import apply_edit  # noqa: E402 (the judge's own edit applie
 
 HERE = pathlib.Path(__file__).resolve().parent
 YAML = HERE.parent / "data" / "torch-2.14.1" / "torchgen"  # the shipped files, as in ../shared/data
-FILES = ("native_functions.yaml", "tags.yaml", "derivatives.yaml")
+FILES = ("native_functions.yaml", "tags.yaml", "derivatives.yaml", "deprecated.yaml")
 
 
 def shipped_yaml():

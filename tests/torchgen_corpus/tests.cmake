@@ -54,3 +54,15 @@ endif()
 add_test(NAME torchgen_corpus_one_cause
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/one_cause.py $<TARGET_FILE:dispatchctl>)
 set_tests_properties(torchgen_corpus_one_cause PROPERTIES TIMEOUT 300)
+# The seventh corpus: tools/autograd/deprecated.yaml (load_deprecated_signatures,
+# group_overloads) and native_functions.yaml edits that break it, wrap_opt_if and
+# a forward formula for a Tensor? output, a TorchBind class argument, each beside
+# an accepted look-alike (edits-seventh.json). CI has little time left: every 6th
+# edit in the release build (~6 s of CPU), one edit under the sanitizers; the
+# whole corpus is `check_verdicts.py --corpus seventh DISPATCHCTL`.
+if(DISPATCHCTL_SANITIZE)
+  set(TORCHGEN_SEVENTH_SAMPLE --every 100)
+else()
+  set(TORCHGEN_SEVENTH_SAMPLE --every 6)
+endif()
+torchgen_corpus_test(torchgen_corpus_seventh_real_verdicts --corpus seventh ${TORCHGEN_SEVENTH_SAMPLE})
