@@ -363,6 +363,19 @@ const std::vector<RefusalKind>& refusal_kinds() {
       {"bool-list-without-size", "api/cpp.py valuetype_type (torchgen.gen writing the C++ API)",
        "a bool[] argument without a size (its C++ type is std::array<bool, N>)",
        "give the list its size (`bool[3] output_mask`, as the *_backward operators do)"},
+      // Issue 31, ufunc code generation: refusals_ufunc.cpp.
+      {"ufunc-kernel-arguments", "dest/ufunc.py compute_ufunc_cpu_kernel / compute_ufunc_cuda, api/ufunc.py",
+       "a ufunc operator argument its kernels cannot pass: a tensor that is not a plain Tensor (Tensor?, "
+       "Tensor[]), an argument other than Tensor and Scalar (the CPU loop passes only those), the two tensors of a "
+       "binary one not named self and other",
+       "make it a Scalar (the loop gets it as scalar_t) or a Tensor, name a binary operator's tensors self and "
+       "other; or drop ufunc_inner_loop and write the kernels (`dispatch:` CPU, CUDA: NAME_out)"},
+      {"ufunc-kernel-loops", "dest/ufunc.py compute_ufunc_cpu_dtype_body / compute_ufunc_cuda_functors",
+       "ufunc loops that leave a kernel without a loop: a CPUVector dtype without a CPUScalar loop, no Generic or "
+       "ScalarOnly loop and no CUDAFunctor, CUDAFunctorOnSelf / OnOther on an operator without exactly two tensors "
+       "or for a dtype without a CUDAFunctor loop",
+       "add a `Generic: NAME (DTYPES)` loop (it serves every kernel), or give each dtype its CPUScalar and "
+       "CUDAFunctor loop; CUDAFunctorOnSelf / OnOther only on a binary operator"},
   };
   return kinds;
 }

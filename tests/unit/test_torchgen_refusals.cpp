@@ -380,6 +380,18 @@ const Edit k_edits[] = {
      "\n- name: _weighted_sum(Tensor self, float[] weights) -> Tensor\n  self: weighted_sum_backward(grad, weights)\n",
      "  self: weighted_sum_backward(grad, weights)", true, false,
      "\n- func: _weighted_sum(Tensor self, float[] weights) -> Tensor\n  dispatch:\n    CPU: weighted_sum\n"},
+    // Issue 31, ufunc code generation (the sixth corpus' ufunc-int-argument, ufunc-functor-on-self-unary).
+    {"ufunc-kernel-arguments", "APPEND",
+     "\n- func: my_shift2.out(Tensor self, int bits, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+     "  structured_inherits: TensorIteratorBase\n  ufunc_inner_loop:\n    Generic: my_shift2 (Integral)\n\n"
+     "- func: my_shift2(Tensor self, int bits) -> Tensor\n  structured_delegate: my_shift2.out\n",
+     "- func: my_shift2.out("},
+    {"ufunc-kernel-loops", "APPEND",
+     "\n- func: my_neg2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+     "  structured_inherits: TensorIteratorBase\n  ufunc_inner_loop:\n    Generic: my_neg2 (AllAndComplex)\n"
+     "    CUDAFunctorOnSelf: my_neg2_functor (AllAndComplex)\n\n"
+     "- func: my_neg2(Tensor self) -> Tensor\n  structured_delegate: my_neg2.out\n",
+     "- func: my_neg2.out("},
 };
 
 }  // namespace
