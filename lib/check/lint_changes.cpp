@@ -282,17 +282,21 @@ void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
                           const std::map<std::string, FormulaFact>& after, std::vector<Finding>& out) {
   for (const auto& [name, now] : after) {
     const auto was = before.find(name);
-    if (was == before.end()) continue;
+    // A new entry whose backward formulas are all not_implemented(…) gives the
+    // operator a backward node that raises, as a formula replaced by one does
+    // (formula-not-implemented-with-formula in the eighth corpus).
+    if (was == before.end() && !now.backward_raises) continue;
+    const bool added = was == before.end();
     Finding f;
     f.op = name;
     f.location = {now.file, "", now.line, 0};
     f.covers.assign(now.ops.begin() + 1, now.ops.end());
     const std::string bare(bare_operator_name(name));
-    if (now.backward_raises && !was->second.backward_raises) {
+    if (now.backward_raises && (added || !was->second.backward_raises)) {
       f.rule = "backward-not-implemented";
       f.kind = "formula-not-implemented";
       f.message = "backward through " + name + " will raise \"the derivative for '" + bare +
-                  "' is not implemented.\": its derivatives.yaml formula is now not_implemented(…)" +
+                  "' is not implemented.\": its derivatives.yaml formula is " + (added ? "" : "now ") + "not_implemented(…)" +
                   (f.covers.empty() ? std::string() : " (and so is " + join(f.covers) + "'s, one formula serves them)") +
                   "; keep the formula, or say in the PR why backward may raise";
       out.push_back(f);

@@ -57,6 +57,9 @@ struct NativeFunction {
   bool device_check_written_no_check = false;  // device_check: NoCheck (torchgen's default is ExactSame)
   bool device_guard = true;                     // device_guard: False written
   bool precomputed = false;                     // a precomputed: block
+  // ufunc_inner_loop as written and read (refusals_ufunc.cpp): key (Generic
+  // for a plain string) -> "NAME (DTYPES)"; empty when absent or unreadable.
+  std::vector<std::pair<std::string, std::string>> ufunc_inner_loop;
   bool use_const_ref_for_mutable_tensors = false;
   bool generated = false;  // added by torchgen (O2), tag "generated"
   // A generated op copies is_abstract from the op it was made from.

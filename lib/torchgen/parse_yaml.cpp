@@ -250,6 +250,7 @@ struct EntryParser {
         for (const auto& kv : loop) loops.emplace_back(kv.first.Scalar(), scalar(kv.second, file, "ufunc_inner_loop"));
       if (const std::string problem = ufunc_inner_loop_problem(loops, *options.rules); !problem.empty())
         refuse("ufunc-inner-loop", file, line_of(loop), problem, "", f.func.full_name());
+      for (auto& [key, value] : loops) f.ufunc_inner_loop.emplace_back(key.empty() ? "Generic" : key, value);
       if (!f.structured)
         refuse("ufunc-not-structured", file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured", "",
                f.func.full_name());

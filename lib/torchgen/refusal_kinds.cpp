@@ -392,6 +392,19 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "`::std::optional<at::Tensor> &` when it writes the kernel registrations",
        "take it as `Tensor(a!)` or a Tensor list `Tensor(a!)[]` (as the in-place _foreach_ operators do), or return a "
        "new optional Tensor instead of writing one"},
+      // Issue 31, ufunc code generation: refusals_ufunc.cpp.
+      {"ufunc-kernel-arguments", "dest/ufunc.py compute_ufunc_cpu_kernel / compute_ufunc_cuda, api/ufunc.py",
+       "a ufunc operator argument its kernels cannot pass: a tensor that is not a plain Tensor (Tensor?, "
+       "Tensor[]), an argument other than Tensor and Scalar (the CPU loop passes only those), the two tensors of a "
+       "binary one not named self and other",
+       "make it a Scalar (the loop gets it as scalar_t) or a Tensor, name a binary operator's tensors self and "
+       "other; or drop ufunc_inner_loop and write the kernels (`dispatch:` CPU, CUDA: NAME_out)"},
+      {"ufunc-kernel-loops", "dest/ufunc.py compute_ufunc_cpu_dtype_body / compute_ufunc_cuda_functors",
+       "ufunc loops that leave a kernel without a loop: a CPUVector dtype without a CPUScalar loop, no Generic or "
+       "ScalarOnly loop and no CUDAFunctor, CUDAFunctorOnSelf / OnOther on an operator without exactly two tensors "
+       "or for a dtype without a CUDAFunctor loop",
+       "add a `Generic: NAME (DTYPES)` loop (it serves every kernel), or give each dtype its CPUScalar and "
+       "CUDAFunctor loop; CUDAFunctorOnSelf / OnOther only on a binary operator"},
   };
   return kinds;
 }

@@ -8,6 +8,7 @@
 #include "torchgen/info_matcher.h"
 #include "torchgen/refusals_detail.h"
 #include "torchgen/refusals_model2.h"
+#include "torchgen/refusals_ufunc.h"
 
 namespace dispatchctl::torchgen {
 
@@ -234,6 +235,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_derivatives(model, rules, matcher, out);
   check_more(model, rules, out);
   check_kernel_namespaces(model, rules, out);  // torchgen.gen's declarations, after the groups
+  check_ufunc_kernels(model, rules, out);  // torchgen.gen's per-dispatch-key files, after the declarations
   out.insert(out.end(), functionalization.begin(), functionalization.end());
   check_view_replay(model, rules, matcher, out);  // gen_autograd, after torchgen.gen
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings

@@ -156,8 +156,13 @@ class EntryChecks {
       const bool reads_tangent = std::any_of(with_derivatives.begin(), with_derivatives.end(), [&](const auto* a) {
         return (!is_tensor_list(a->type) || foreach) && uses_ident(formula->text, a->name + "_t");
       });
-      const bool lone_list = with_derivatives.size() == 1 && is_tensor_list(with_derivatives[0]->type);
-      if (!automatic && !with_derivatives.empty() && !reads_tangent && !lone_list)
+      // Its differentiable_inputs are every tensor not marked non_differentiable,
+      // with a backward formula or not (only those with one count as read).
+      std::vector<const SchemaArgument*> differentiable;
+      for (const auto& a : info_.func.arguments)
+        if (a.type.tensor_like() && !k.non_differentiable.count(a.name)) differentiable.push_back(&a);
+      const bool lone_list = differentiable.size() == 1 && is_tensor_list(differentiable[0]->type);
+      if (!automatic && !differentiable.empty() && !reads_tangent && !lone_list)
         refuse(formula->line, "forward-formula-no-tangent",
                "No differentiable input to \"" + name + "\" is a differentiable Tensor (as the provided forward AD "
                "formula does not use any input tangent) even though a forward gradient formula has been defined "

@@ -148,6 +148,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("python_binding_modules", r.python_binding_modules);
   in.names("ufunc_inner_loop_keys", r.ufunc_inner_loop_keys);
   in.names("ufunc_dtypes", r.ufunc_dtypes);
+  in.names_by_backend("ufunc_dtype_classes", r.ufunc_dtype_classes);
   in.names("base_types", r.base_types);
   in.no_other_fields();
   return r;

@@ -133,6 +133,9 @@ struct ReleaseRules {
   // (ScalarType names and DTYPE_CLASSES).
   std::set<std::string> ufunc_inner_loop_keys;
   std::set<std::string> ufunc_dtypes;
+  // model.py DTYPE_CLASSES: what a class name in a loop's dtypes stands for
+  // (refusals_ufunc.cpp compares loops' dtypes; empty: not checked).
+  std::map<std::string, std::set<std::string>> ufunc_dtype_classes;
   // model.py BaseTy: the type names a schema may use (with T?, T[], T[N]).
   std::set<std::string> base_types;
 };

@@ -66,3 +66,14 @@ else()
   set(TORCHGEN_SEVENTH_SAMPLE --every 6)
 endif()
 torchgen_corpus_test(torchgen_corpus_seventh_real_verdicts --corpus seventh ${TORCHGEN_SEVENTH_SAMPLE})
+# The eighth corpus: written blind again as a stream of PRs (ufunc operators,
+# structured with precomputed, overloads and formulas, tags, removals, views,
+# SymInt, modules, returns, device keys; edits-eighth.json). CI has little time
+# left: every 12th edit (4 edits, ~4 s of CPU), one under the sanitizers; the whole
+# corpus is `check_verdicts.py --corpus eighth DISPATCHCTL` (~50 s of CPU).
+if(DISPATCHCTL_SANITIZE)
+  set(TORCHGEN_EIGHTH_SAMPLE --every 48)
+else()
+  set(TORCHGEN_EIGHTH_SAMPLE --every 12)
+endif()
+torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth ${TORCHGEN_EIGHTH_SAMPLE})

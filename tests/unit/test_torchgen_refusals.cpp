@@ -402,6 +402,18 @@ const Edit k_edits[] = {
     {"mutable-optional-tensor", "APPEND",
      "\n- func: _foreach_clamp_bound_(Tensor(a!)? self, Scalar bound) -> ()\n  device_check: NoCheck\n  variants: function\n",
      "- func: _foreach_clamp_bound_("},
+    // Issue 31, ufunc code generation (the sixth corpus' ufunc-int-argument, ufunc-functor-on-self-unary).
+    {"ufunc-kernel-arguments", "APPEND",
+     "\n- func: my_shift2.out(Tensor self, int bits, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+     "  structured_inherits: TensorIteratorBase\n  ufunc_inner_loop:\n    Generic: my_shift2 (Integral)\n\n"
+     "- func: my_shift2(Tensor self, int bits) -> Tensor\n  structured_delegate: my_shift2.out\n",
+     "- func: my_shift2.out("},
+    {"ufunc-kernel-loops", "APPEND",
+     "\n- func: my_neg2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+     "  structured_inherits: TensorIteratorBase\n  ufunc_inner_loop:\n    Generic: my_neg2 (AllAndComplex)\n"
+     "    CUDAFunctorOnSelf: my_neg2_functor (AllAndComplex)\n\n"
+     "- func: my_neg2(Tensor self) -> Tensor\n  structured_delegate: my_neg2.out\n",
+     "- func: my_neg2.out("},
 };
 
 }  // namespace
