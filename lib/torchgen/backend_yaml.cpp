@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "torchgen/backend_stub_wrappers.h"
+#include "torchgen/yaml_reading.h"
 #include "util/errors.h"
 #include "util/join.h"
 #include "util/suggest.h"
@@ -19,11 +20,6 @@ const std::vector<std::string_view> k_valid_keys = {
     "backend", "class_name", "cpp_namespace", "extra_headers", "supported", "autograd", "full_codegen",
     "non_native", "ir_gen", "symint", "use_out_as_primary", "device_guard"};
 
-int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
-
-[[noreturn]] void fail(const std::string& file, int line, const std::string& message) {
-  throw InputError(file + ":" + std::to_string(line) + ": " + message);
-}
 
 struct BackendYamlReader {
   const YamlSource& source;
@@ -36,15 +32,15 @@ struct BackendYamlReader {
     const YAML::Node list = root[field];
     if (!list || list.IsNull()) return ops;
     if (!list.IsSequence())
-      fail(source.path, line_of(list), std::string("expected \"") + field + "\" to be a list");
+      fail_reading(source.path, line_of(list), std::string("expected \"") + field + "\" to be a list");
     for (const auto& item : list) {
-      if (!item.IsScalar()) fail(source.path, line_of(item), std::string("expected an operator name in \"") + field + "\"");
+      if (!item.IsScalar()) fail_reading(source.path, line_of(item), std::string("expected an operator name in \"") + field + "\"");
       const std::string name = "aten::" + item.Scalar();
       if (only && !only(name)) continue;
       if (!registry.find(name)) {
         if (op_names.empty())
           for (const auto& op : registry.operators()) op_names.push_back(op.name);
-        fail(source.path, line_of(item),
+        fail_reading(source.path, line_of(item),
              "Found an invalid operator name: " + item.Scalar() + did_you_mean(name, op_names));
       }
       ops.emplace_back(name, line_of(item));
@@ -54,7 +50,7 @@ struct BackendYamlReader {
 
   std::string key_named(const std::string& name, int line, const std::string& message) const {
     const auto key = registry.catalogue().find(name);
-    if (!key || !registry.catalogue().is_runtime(*key)) fail(source.path, line, message);
+    if (!key || !registry.catalogue().is_runtime(*key)) fail_reading(source.path, line, message);
     return name;
   }
 };
@@ -77,7 +73,7 @@ void check_not_mixed(const YamlSource& source, const Registry& registry,
   for (const auto& [op, line] : forward) forward_by_signature.emplace(signature_of(op), op);
   for (const auto& [op, line] : backward)
     if (auto it = forward_by_signature.find(signature_of(op)); it != forward_by_signature.end())
-      fail(source.path, line,
+      fail_reading(source.path, line,
            "Currently, all variants of an op must either be registered to a backend key, or to a backend's "
            "autograd key. They cannot be mix and matched. " + it->second.substr(6) + " is listed under \"supported\", "
            "but " + op.substr(6) + " is listed under \"autograd\".");
@@ -89,7 +85,7 @@ bool boolean_field(const YamlSource& source, const YAML::Node& root, const char*
   if (!node) return false;
   bool value = false;
   if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value))
-    fail(source.path, line_of(node), std::string("You must provide either True or False for ") + field +
+    fail_reading(source.path, line_of(node), std::string("You must provide either True or False for ") + field +
                                          "; write " + field + ": True or " + field + ": False");
   return value;
 }
@@ -97,25 +93,21 @@ bool boolean_field(const YamlSource& source, const YAML::Node& root, const char*
 // NamespaceHelper(cpp_namespace, max_level=2): deeper namespaces make the generator fail.
 void check_namespace_depth(const YamlSource& source, const YAML::Node& node) {
   constexpr int k_max_levels = 2;
-  if (!node.IsScalar()) fail(source.path, line_of(node), "expected \"cpp_namespace\" to be a C++ namespace");
+  if (!node.IsScalar()) fail_reading(source.path, line_of(node), "expected \"cpp_namespace\" to be a C++ namespace");
   const std::string ns = node.Scalar();
   int levels = 1;
   for (size_t at = ns.find("::"); at != std::string::npos; at = ns.find("::", at + 2)) ++levels;
   if (levels > k_max_levels)
-    fail(source.path, line_of(node),
+    fail_reading(source.path, line_of(node),
          "Codegen doesn't support more than " + std::to_string(k_max_levels) +
              " level(s) of custom namespace. Got " + ns + "; use at most two levels, e.g. " +
              ns.substr(ns.rfind("::") + 2) + "::native");
 }
 
 YAML::Node load(const YamlSource& source) {
-  try {
-    YAML::Node root = YAML::Load(source.text);
-    if (!root.IsMap()) fail(source.path, line_of(root), "expected a YAML mapping with 'backend:' and 'supported:'");
-    return root;
-  } catch (const YAML::ParserException& e) {
-    fail(source.path, e.mark.line + 1, "YAML syntax error: " + e.msg);
-  }
+  YAML::Node root = load_yaml_document(source);
+  if (!root.IsMap()) fail_reading(source.path, line_of(root), "expected a YAML mapping with 'backend:' and 'supported:'");
+  return root;
 }
 
 std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const Registry& registry,
@@ -128,7 +120,7 @@ std::vector<PredictedRegistration> parse_backend_yaml(const YamlSource& source, 
   try {
     return parse_checked(source, registry, only);
   } catch (const YAML::Exception& e) {
-    fail(source.path, e.mark.line + 1, "unexpected YAML: " + e.msg);
+    fail_reading(source.path, e.mark.line + 1, "unexpected YAML: " + e.msg);
   }
 }
 
@@ -141,14 +133,14 @@ std::vector<PredictedRegistration> parse_checked(const YamlSource& source, const
     bool known = false;
     for (auto v : k_valid_keys) known = known || v == key;
     if (!known) {
-      fail(source.path, line_of(kv.first), "contains unexpected keys: " + key + did_you_mean(key, k_valid_keys) +
+      fail_reading(source.path, line_of(kv.first), "contains unexpected keys: " + key + did_you_mean(key, k_valid_keys) +
                                                " Only the following keys are supported: " + join(k_valid_keys));
     }
   }
   const YAML::Node backend_node = root["backend"];
   if (!backend_node || !backend_node.IsScalar())
-    fail(source.path, line_of(root), "You must provide a value for \"backend\"");
-  if (!root["cpp_namespace"]) fail(source.path, line_of(root), "You must provide a value for \"cpp_namespace\"");
+    fail_reading(source.path, line_of(root), "You must provide a value for \"backend\"");
+  if (!root["cpp_namespace"]) fail_reading(source.path, line_of(root), "You must provide a value for \"cpp_namespace\"");
   const std::string backend = backend_node.Scalar();
 
   const bool out_as_primary = boolean_field(source, root, "use_out_as_primary");

@@ -8,7 +8,9 @@
 #include "torchgen/inputs.h"
 #include "torchgen/python_split.h"
 #include "torchgen/refusals.h"
+#include "torchgen/refusals_detail.h"
 #include "torchgen/refusals_model2.h"
+#include "torchgen/yaml_reading.h"
 #include "util/errors.h"
 #include "util/split_list.h"
 #include "util/suggest.h"
@@ -16,39 +18,8 @@
 namespace dispatchctl::torchgen {
 namespace {
 
-int line_of(const YAML::Node& node) { return node.Mark().line + 1; }
-
-[[noreturn]] void fail(const std::string& file, int line, const std::string& message) {
-  throw InputError(file + ":" + std::to_string(line) + ": " + message);
-}
-
-std::string_view reading_fix(std::string_view kind) {
-  const RefusalKind* k = refusal_kind(kind);
-  return k ? k->fix : std::string_view{};
-}
-
-// One of torchgen's own asserts while reading (a kind that stops_reading): the
-// reading stops, as torchgen's does. `suggestion` ("; did you mean 'X'?")
-// replaces the kind's fix, so the line reads as before: "FILE:LINE: reason; fix".
-[[noreturn]] void refuse(std::string_view kind, const std::string& file, int line, const std::string& reason,
-                         const std::string& suggestion = "", const std::string& op = "") {
-  std::string fix = suggestion.rfind("; ", 0) == 0 ? suggestion.substr(2) : std::string(reading_fix(kind));
-  throw TorchgenRefusal(Refusal{{file, line}, op, std::string(kind), reason, std::move(fix)});
-}
-
-YAML::Node load_yaml(const YamlSource& source) {
-  try {
-    YAML::Node root = YAML::Load(source.text);
-    if (!root.IsSequence() && !root.IsNull())
-      refuse("malformed-entry", source.path, line_of(root), "expected a YAML list of entries ('- func: ...')");
-    return root;
-  } catch (const YAML::ParserException& e) {
-    fail(source.path, e.mark.line + 1, "YAML syntax error: " + e.msg);
-  }
-}
-
 std::string scalar(const YAML::Node& node, const std::string& file, const std::string& field) {
-  if (!node.IsScalar()) refuse("malformed-entry", file, line_of(node), "'" + field + "' must be a string");
+  if (!node.IsScalar()) refuse_reading("malformed-entry", file, line_of(node), "'" + field + "' must be a string");
   return node.Scalar();
 }
 
@@ -56,7 +27,7 @@ bool boolean(const YAML::Node& node, const std::string& file, const std::string&
   const std::string s = node.IsScalar() ? node.Scalar() : "";
   if (s == "True" || s == "true") return true;
   if (s == "False" || s == "false") return false;
-  refuse("field-value", file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'",
+  refuse_reading("field-value", file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'",
          "; write " + field + ": True or False");
 }
 
@@ -69,7 +40,7 @@ std::vector<std::string> field_list(const std::string& text, const std::string& 
   } catch (const InputError& e) {
     const std::string what = e.what();  // "'FIELD': what; fix"
     const size_t fix_at = what.rfind("; ");
-    refuse("malformed-entry", file, line, what.substr(0, fix_at), fix_at == std::string::npos ? "" : what.substr(fix_at));
+    refuse_reading("malformed-entry", file, line, what.substr(0, fix_at), fix_at == std::string::npos ? "" : what.substr(fix_at));
   }
 }
 
@@ -82,12 +53,12 @@ FunctionSchema schema_at(const std::string& text, const std::string& file, int l
     if (const std::string type = unrecognized_type(schema, rules); !type.empty())
       refusals.push_back({{file, line}, schema.full_name(), "illegal-schema",
                           "unrecognized type " + type + " in '" + text + "'",
-                          std::string(reading_fix("illegal-schema"))});
+                          std::string(kind_fix("illegal-schema"))});
     return schema;
   } catch (const ListDefaultError& e) {
-    refuse("list-default", file, line, std::string(e.what()) + " in '" + text + "'");
+    refuse_reading("list-default", file, line, std::string(e.what()) + " in '" + text + "'");
   } catch (const std::invalid_argument& e) {
-    refuse("illegal-schema", file, line, "malformed schema '" + text + "': " + e.what());
+    refuse_reading("illegal-schema", file, line, "malformed schema '" + text + "': " + e.what());
   }
 }
 
@@ -107,7 +78,7 @@ struct EntryParser {
   std::string checked_key(const std::string& key, int line) const {
     if (options.catalogue && !options.catalogue->find(key) && key != "Default") {
       std::vector<std::string_view> names = options.catalogue->key_names();
-      refuse("unknown-dispatch-key", file, line, "unknown dispatch key '" + key + "'", did_you_mean(key, names));
+      refuse_reading("unknown-dispatch-key", file, line, "unknown dispatch key '" + key + "'", did_you_mean(key, names));
     }
     return key;
   }
@@ -136,7 +107,7 @@ struct EntryParser {
     for (const auto& t : tags) {
       if (!valid_tags.empty() && !valid_tags.count(t)) {
         std::vector<std::string_view> names(valid_tags.begin(), valid_tags.end());
-        refuse("illegal-tag", file, line_of(node), "illegal tag " + t, did_you_mean(t, names), f.func.full_name());
+        refuse_reading("illegal-tag", file, line_of(node), "illegal tag " + t, did_you_mean(t, names), f.func.full_name());
       }
       f.tags.insert(t);
     }
@@ -184,7 +155,7 @@ struct EntryParser {
     if (auto n = entry["python_module"]) f.python_module = scalar(n, file, "python_module");
     if (auto n = entry["category_override"]) f.category_override = scalar(n, file, "category_override");
     if (auto n = entry["cpp_no_default_args"]) {
-      if (!n.IsSequence()) fail(file, line_of(n), "'cpp_no_default_args' must be a list of argument names ([dim])");
+      if (!n.IsSequence()) fail_reading(file, line_of(n), "'cpp_no_default_args' must be a list of argument names ([dim])");
       for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
     }
     if (auto n = entry["device_check"]) f.device_check_written_no_check = n.IsScalar() && n.Scalar() == "NoCheck";
@@ -195,17 +166,17 @@ struct EntryParser {
   }
 
   NativeFunction parse(const YAML::Node& entry) const {
-    if (!entry.IsMap()) refuse("malformed-entry", file, line_of(entry), "expected an entry '- func: ...'");
+    if (!entry.IsMap()) refuse_reading("malformed-entry", file, line_of(entry), "expected an entry '- func: ...'");
     NativeFunction f;
     f.loc = {file, line_of(entry)};
     std::vector<std::string_view> fields(options.rules->known_fields.begin(), options.rules->known_fields.end());
     for (const auto& kv : entry) {
       const std::string field = kv.first.Scalar();
       if (!options.rules->known_fields.count(field))
-        refuse("unknown-field", file, line_of(kv.first), "unknown field '" + field + "' in a native_functions.yaml entry",
+        refuse_reading("unknown-field", file, line_of(kv.first), "unknown field '" + field + "' in a native_functions.yaml entry",
                did_you_mean(field, fields));
     }
-    if (!entry["func"]) refuse("malformed-entry", file, f.loc.line, "entry without 'func:'");
+    if (!entry["func"]) refuse_reading("malformed-entry", file, f.loc.line, "entry without 'func:'");
     f.func = schema_at(scalar(entry["func"], file, "func"), file, line_of(entry["func"]), *options.rules, refusals);
     if (auto n = entry["structured"]) f.structured = boolean(n, file, "structured");
     if (auto n = entry["structured_delegate"]) f.structured_delegate = scalar(n, file, "structured_delegate");
@@ -221,7 +192,7 @@ struct EntryParser {
     parse_checked_fields(f, entry);
     const std::set<std::string> ignored = ignored_keys();
     if (auto d = entry["dispatch"]) {
-      if (!d.IsMap()) refuse("malformed-entry", file, line_of(d), "'dispatch' must map dispatch keys to kernel names");
+      if (!d.IsMap()) refuse_reading("malformed-entry", file, line_of(d), "'dispatch' must map dispatch keys to kernel names");
       f.dispatch_written = true;
       for (const auto& kv : d) {
         const int line = line_of(kv.first);
@@ -234,7 +205,7 @@ struct EntryParser {
             refusals.push_back({{file, line}, f.func.full_name(), "unsupported-dispatch-key",
                                 "Dispatch key " + key + " of kernel " + kv.second.Scalar() +
                                     " is not a supported dispatch key.",
-                                std::string(reading_fix("unsupported-dispatch-key"))});
+                                std::string(kind_fix("unsupported-dispatch-key"))});
           f.dispatch[key] = f.structured && options.rules->structured_keys.count(key);
           f.kernel_names[key] = kv.second.Scalar();
         }
@@ -249,14 +220,14 @@ struct EntryParser {
       if (loop.IsMap())
         for (const auto& kv : loop) loops.emplace_back(kv.first.Scalar(), scalar(kv.second, file, "ufunc_inner_loop"));
       if (const std::string problem = ufunc_inner_loop_problem(loops, *options.rules); !problem.empty())
-        refuse("ufunc-inner-loop", file, line_of(loop), problem, "", f.func.full_name());
+        refuse_reading("ufunc-inner-loop", file, line_of(loop), problem, "", f.func.full_name());
       for (auto& [key, value] : loops) f.ufunc_inner_loop.emplace_back(key.empty() ? "Generic" : key, value);
       if (!f.structured)
-        refuse("ufunc-not-structured", file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured", "",
+        refuse_reading("ufunc-not-structured", file, line_of(entry["ufunc_inner_loop"]), "ufunc must be structured", "",
                f.func.full_name());
       for (const auto& key : options.rules->ufunc_keys) {
         if (f.dispatch.count(key))
-          refuse("ufunc-inner-loop", file, f.loc.line, "ufunc should not have explicit dispatch entry for " + key, "",
+          refuse_reading("ufunc-inner-loop", file, f.loc.line, "ufunc should not have explicit dispatch entry for " + key, "",
                  f.func.full_name());
         f.dispatch[key] = true;
         f.autograd_dispatch_keys.insert(key);
@@ -268,14 +239,14 @@ struct EntryParser {
 
 std::set<std::string> parse_tags_yaml(const YamlSource& source) {
   std::set<std::string> tags;
-  for (const auto& entry : load_yaml(source)) {
+  for (const auto& entry : load_entry_list(source, "- func: ...")) {
     if (!entry.IsMap() || !entry["tag"])
-      refuse("malformed-entry", source.path, line_of(entry), "expected an entry '- tag: NAME'");
+      refuse_reading("malformed-entry", source.path, line_of(entry), "expected an entry '- tag: NAME'");
     // Other fields are ignored, as parse_tags_yaml_struct ignores them (checked with the real torchgen 2.14.1).
     const std::string tag = scalar(entry["tag"], source.path, "tag");
     const YAML::Node desc = entry["desc"];
     if (!desc || (desc.IsScalar() && desc.Scalar().empty()) || desc.IsNull())
-      refuse("tag-without-desc", source.path, line_of(entry), "Tag '" + tag + "' must have a non-empty description");
+      refuse_reading("tag-without-desc", source.path, line_of(entry), "Tag '" + tag + "' must have a non-empty description");
     tags.insert(tag);
   }
   return tags;
@@ -325,14 +296,14 @@ bool has_formula(const YAML::Node& formulas) {
 
 std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, const EntryParser& keys) {
   std::vector<DifferentiabilityInfo> infos;
-  for (const auto& entry : load_yaml(source)) {
+  for (const auto& entry : load_entry_list(source, "- func: ...")) {
     if (!entry.IsMap() || !entry["name"])
-      refuse("malformed-entry", source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
+      refuse_reading("malformed-entry", source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
     DifferentiabilityInfo info;
     info.loc = {source.path, line_of(entry)};
     info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]), *keys.options.rules, keys.refusals);
     if (auto d = entry["dispatch"]) {
-      if (!d.IsMap()) refuse("malformed-entry", source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
+      if (!d.IsMap()) refuse_reading("malformed-entry", source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
       for (const auto& kv : d) {
         info.keys[keys.checked_key(kv.first.Scalar(), line_of(kv.first))] = has_formula(kv.second);
         collect_formula_keys(kv.second, info, kv.first.Scalar());
@@ -353,7 +324,7 @@ auto guarded(const std::string& file, F&& parse) {
   try {
     return parse();
   } catch (const YAML::Exception& e) {
-    fail(file, e.mark.line + 1, "unexpected YAML: " + e.msg);
+    fail_reading(file, e.mark.line + 1, "unexpected YAML: " + e.msg);
   }
 }
 
@@ -365,11 +336,11 @@ TorchgenModel parse_torchgen_inputs(const TorchgenInputs& inputs, const ParseOpt
   EntryParser parser{options, inputs.native_functions.path, model.valid_tags, model.parse_refusals};
   guarded(inputs.native_functions.path, [&] {
     std::map<std::string, int> seen;
-    for (const auto& entry : load_yaml(inputs.native_functions)) {
+    for (const auto& entry : load_entry_list(inputs.native_functions, "- func: ...")) {
       NativeFunction f = parser.parse(entry);
       auto [it, fresh] = seen.emplace(f.name(), f.loc.line);
       if (!fresh)
-        refuse("duplicate-operator", f.loc.file, f.loc.line,
+        refuse_reading("duplicate-operator", f.loc.file, f.loc.line,
                "duplicate operator " + f.name() + " (first at line " + std::to_string(it->second) + ")", "",
                f.func.full_name());
       model.functions.push_back(std::move(f));
