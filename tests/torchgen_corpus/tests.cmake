@@ -1,45 +1,51 @@
 # torchgen parity (issue 21): dispatchctl's verdict on realistic YAML edits
 # against what PyTorch 2.14.1's real torchgen did with them
 # (real-2.14.1.json, recorded by tools/torchgen-judge.py). Needs no torch.
-# ~1 s of CPU per edit; under ASan+UBSan (~5x slower) every 12th edit is judged
-# (the sanitizers look for memory errors in check's code paths, which a sample
-# reaches), the whole corpus runs in the release build.
-if(DISPATCHCTL_SANITIZE)
-  set(TORCHGEN_CORPUS_SAMPLE --every 12)
-endif()
 # One ctest test per corpus: check_verdicts.py with the corpus' arguments.
+# ~1 s of CPU per edit. Every edit in the release build unless EVERY N says
+# a sample (CI's time is short); under ASan+UBSan (~5x slower) every 12th
+# edit, or SANITIZED_EVERY N (the sanitizers look for memory errors in
+# check's code paths, which a sample reaches). The whole of any corpus is
+# `check_verdicts.py --corpus NAME DISPATCHCTL`.
 function(torchgen_corpus_test name)
+  cmake_parse_arguments(CORPUS "" "EVERY;SANITIZED_EVERY" "" ${ARGN})
+  set(every ${CORPUS_EVERY})
+  if(DISPATCHCTL_SANITIZE)
+    set(every 12)
+    if(CORPUS_SANITIZED_EVERY)
+      set(every ${CORPUS_SANITIZED_EVERY})
+    endif()
+  endif()
+  set(sample)
+  if(every)
+    set(sample --every ${every})
+  endif()
   add_test(NAME ${name}
-           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_verdicts.py ${ARGN} $<TARGET_FILE:dispatchctl>)
+           COMMAND /usr/bin/python3 ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/check_verdicts.py ${CORPUS_UNPARSED_ARGUMENTS}
+                   ${sample} $<TARGET_FILE:dispatchctl>)
   set_tests_properties(${name} PROPERTIES TIMEOUT 600)
 endfunction()
-torchgen_corpus_test(torchgen_corpus_real_verdicts ${TORCHGEN_CORPUS_SAMPLE})
+torchgen_corpus_test(torchgen_corpus_real_verdicts)
 # The second corpus: other operators, edits written as a contributor would,
 # not from dispatchctl's refusal table (edits-second.json, real-second-2.14.1.json).
-torchgen_corpus_test(torchgen_corpus_second_real_verdicts --corpus second ${TORCHGEN_CORPUS_SAMPLE})
+torchgen_corpus_test(torchgen_corpus_second_real_verdicts --corpus second)
 # The third corpus: edits aimed at the refusals found reading torchgen 2.14.1's
 # source assert by assert, each beside accepted look-alikes (edits-third.json).
-# CI has little time left: every 5th edit (about 5 s); the whole corpus is
-# `check_verdicts.py --corpus third DISPATCHCTL` (about 30 s of CPU).
-if(DISPATCHCTL_SANITIZE)
-  set(TORCHGEN_THIRD_SAMPLE --every 30)
-else()
-  set(TORCHGEN_THIRD_SAMPLE --every 5)
-endif()
-torchgen_corpus_test(torchgen_corpus_third_real_verdicts --corpus third ${TORCHGEN_THIRD_SAMPLE})
+# Every 5th edit (about 5 s; the whole corpus: about 30 s of CPU).
+torchgen_corpus_test(torchgen_corpus_third_real_verdicts --corpus third EVERY 5 SANITIZED_EVERY 30)
 # The fourth corpus: functionalization, view groups and view replay, a mutable
 # operator's formula reused by its generated functional, cpp_no_default_args
 # (edits-fourth.json), each beside an accepted look-alike. Every edit (~30 s of CPU).
-torchgen_corpus_test(torchgen_corpus_fourth_real_verdicts --corpus fourth ${TORCHGEN_CORPUS_SAMPLE})
+torchgen_corpus_test(torchgen_corpus_fourth_real_verdicts --corpus fourth)
 # The fifth corpus: tools/autograd's and the Python bindings' refusals found
 # reading them assert by assert again (formula names, view functions' returns,
 # _foreach_ Tensor overloads, Python signatures, argument types and names),
 # each beside an accepted look-alike (edits-fifth.json). Every edit.
-torchgen_corpus_test(torchgen_corpus_fifth_real_verdicts --corpus fifth ${TORCHGEN_CORPUS_SAMPLE})
+torchgen_corpus_test(torchgen_corpus_fifth_real_verdicts --corpus fifth)
 # The sixth corpus: written blind as a stream of PRs (new operators and their
 # variants, ufuncs, defaults, flags, tags, removals, typos), then model.py's and
 # gen.py's remaining asserts (edits-sixth.json). Every edit (~80 s of CPU).
-torchgen_corpus_test(torchgen_corpus_sixth_real_verdicts --corpus sixth ${TORCHGEN_CORPUS_SAMPLE})
+torchgen_corpus_test(torchgen_corpus_sixth_real_verdicts --corpus sixth)
 # Every fix `check --base` suggests for the corpora's accepted edits, applied,
 # passes the gate (suggested_fixes.py) and the real torchgen 2.14.1 (the
 # `fixes` corpus: edits-fixes.json, real-fixes-2.14.1.json judged in sid).
@@ -47,7 +53,7 @@ if(NOT DISPATCHCTL_SANITIZE)
   add_test(NAME torchgen_corpus_suggested_fixes
            COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/suggested_fixes.py $<TARGET_FILE:dispatchctl>)
   set_tests_properties(torchgen_corpus_suggested_fixes PROPERTIES TIMEOUT 1200)
-    torchgen_corpus_test(torchgen_corpus_fixes_real_verdicts --corpus fixes)
+  torchgen_corpus_test(torchgen_corpus_fixes_real_verdicts --corpus fixes)
 endif()
 # One cause, one finding (issue 31): a deleted formula, a typo'd formula input,
 # a new view's _copy.out, a CIA -> CEA move (one_cause.py).
@@ -57,23 +63,11 @@ set_tests_properties(torchgen_corpus_one_cause PROPERTIES TIMEOUT 300)
 # The seventh corpus: tools/autograd/deprecated.yaml (load_deprecated_signatures,
 # group_overloads) and native_functions.yaml edits that break it, wrap_opt_if and
 # a forward formula for a Tensor? output, a TorchBind class argument, each beside
-# an accepted look-alike (edits-seventh.json). CI has little time left: every 6th
-# edit in the release build (~6 s of CPU), one edit under the sanitizers; the
-# whole corpus is `check_verdicts.py --corpus seventh DISPATCHCTL`.
-if(DISPATCHCTL_SANITIZE)
-  set(TORCHGEN_SEVENTH_SAMPLE --every 100)
-else()
-  set(TORCHGEN_SEVENTH_SAMPLE --every 6)
-endif()
-torchgen_corpus_test(torchgen_corpus_seventh_real_verdicts --corpus seventh ${TORCHGEN_SEVENTH_SAMPLE})
+# an accepted look-alike (edits-seventh.json). Every 6th edit in the release
+# build (~6 s of CPU), one edit under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_seventh_real_verdicts --corpus seventh EVERY 6 SANITIZED_EVERY 100)
 # The eighth corpus: written blind again as a stream of PRs (ufunc operators,
 # structured with precomputed, overloads and formulas, tags, removals, views,
-# SymInt, modules, returns, device keys; edits-eighth.json). CI has little time
-# left: every 12th edit (4 edits, ~4 s of CPU), one under the sanitizers; the whole
-# corpus is `check_verdicts.py --corpus eighth DISPATCHCTL` (~50 s of CPU).
-if(DISPATCHCTL_SANITIZE)
-  set(TORCHGEN_EIGHTH_SAMPLE --every 48)
-else()
-  set(TORCHGEN_EIGHTH_SAMPLE --every 12)
-endif()
-torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth ${TORCHGEN_EIGHTH_SAMPLE})
+# SymInt, modules, returns, device keys; edits-eighth.json). Every 12th edit
+# (4 edits, ~4 s of CPU; the whole corpus ~50 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth EVERY 12 SANITIZED_EVERY 48)
