@@ -67,7 +67,7 @@ void setup_import_torchgen(CLI::App* import, int& exit_code) {
       "torchgen", "Write the registrations torchgen generates from native_functions.yaml as a manifest");
   sub->footer(
       "PATH is a PyTorch checkout (aten/src/ATen/native/ and tools/autograd/), a folder holding "
-      "native_functions.yaml, tags.yaml and derivatives.yaml, or native_functions.yaml itself "
+      "native_functions.yaml, tags.yaml, derivatives.yaml and deprecated.yaml, or native_functions.yaml itself "
       "(.gz read directly). Each kernel's origin is its YAML file:line and torchgen rule "
       "(docs/torchgen-rules.md). The release's rules and key catalogue come from -m "
       "(default " + std::string(k_default_registry) + "); hand-written C++ and Python registrations are not in the output "
