@@ -51,12 +51,16 @@ PYTHON_BINDINGS = ("import sys\nfrom torchgen.packaged.autograd.gen_autograd imp
                    "gen_autograd_python(*sys.argv[1:5])\n")
 
 
+# A traceback's exception line: a builtin exception or a module's
+# (torchgen.api.translate.UnsatError, whose message starts on the next line).
+EXCEPTION_LINE = re.compile(r"(?:[A-Za-z_]\w*\.)*\w*(?:Error|Exception)(?::|$)|yaml\.")
+
+
 def last_error_line(stderr):
     """The exception line torchgen ended with (assertions carry their message after it)."""
     lines = [line for line in stderr.splitlines() if line.strip()]
     for i in range(len(lines) - 1, -1, -1):
-        if lines[i].startswith(("AssertionError", "RuntimeError", "ValueError", "KeyError", "Exception",
-                                "AttributeError", "TypeError", "IndexError", "NotImplementedError", "yaml.")):
+        if EXCEPTION_LINE.match(lines[i]):
             return "\n".join(lines[i:])[:2000]
     return "\n".join(lines[-3:])[:2000]
 

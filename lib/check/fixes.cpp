@@ -15,6 +15,7 @@
 #include "registry/schema_parser.h"
 #include "util/file_io.h"
 #include "registry/operator_name.h"
+#include "torchgen/schema.h"
 
 namespace dispatchctl {
 namespace {
@@ -69,14 +70,16 @@ std::string text_of(const Lines& lines, Range r) {
   return out;
 }
 
-// Where in the change's file the base's entry goes back: before the entry
-// that followed it in the base (the same first line), else at the end.
+// Where in the change's file the base's entry goes back: before the first
+// entry that followed it in the base and is still there (the same first
+// line: the next one may have been deleted with it), else at the end.
 FixEdit reinsert(const Lines& base, Range entry, const Lines& change, const std::string& file) {
   FixEdit edit{file, static_cast<int>(change.size()) + 1, 0, text_of(base, entry) + "\n"};
   for (int n = entry.end; n <= static_cast<int>(base.size()); ++n) {
     if (!base[n - 1].starts_with("- ")) continue;
     const auto next = std::find(change.begin(), change.end(), base[n - 1]);
-    if (next != change.end()) edit.line = static_cast<int>(next - change.begin()) + 1;
+    if (next == change.end()) continue;
+    edit.line = static_cast<int>(next - change.begin()) + 1;
     break;
   }
   if (edit.line > static_cast<int>(change.size()) && !change.empty() && change.back() != "\n")
@@ -182,10 +185,57 @@ class Fixer {
                               " its autogen: line back (it generates " + name + ")",
                           {{file, is ? is : now.end, is ? 1 : 0, base[was - 1]}}};
     }
-    SuggestedFix fix{"put " + name + "'s native_functions.yaml entry back", {reinsert(base, entry, change, file)}};
-    // Its formula went with it (torchgen refuses a formula for no operator): it comes back too.
-    if (auto formula = restore_formula(name)) fix.edits.push_back(formula->edits.front());
+    // Its out= operator's deleted variants come back with it, in the base's order.
+    std::vector<std::pair<Range, std::string>> entries{{entry, name}};
+    for (const auto& [range, variant] : deleted_variants(*old, base)) entries.emplace_back(range, variant);
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first.first < b.first.first; });
+    std::string description = "put " + name + "'s native_functions.yaml entry back", variants;
+    for (const auto& [range, each] : entries)
+      if (each != name) variants += (variants.empty() ? "" : ", ") + each;
+    if (!variants.empty())
+      description = "put " + name + "'s native_functions.yaml entry back with " + variants +
+                    "'s (torchgen refuses an out= operator without another variant of its signature)";
+    SuggestedFix fix{description, {}};
+    for (const auto& [range, each] : entries) {
+      FixEdit edit = reinsert(base, range, change, file);
+      if (!fix.edits.empty() && fix.edits.back().line == edit.line)
+        fix.edits.back().insert += edit.insert;  // deleted together: they go back together
+      else
+        fix.edits.push_back(std::move(edit));
+    }
+    // Their formulas went with them (torchgen refuses a formula for no operator): they come back too.
+    for (const auto& [range, each] : entries)
+      if (auto formula = restore_formula(each)) fix.edits.push_back(formula->edits.front());
     return fix;
+  }
+
+  // An out= operator's functional, in-place and mutable variants (the same
+  // torchgen signature) the change deleted with it, when the change keeps
+  // none: put back alone, torchgen refuses it ("Found an out= operator that
+  // we could not find any other variants of", found applying this fix to
+  // nf-sspaddmm-deleted-with-deprecated). In the base's order.
+  std::vector<std::pair<Range, std::string>> deleted_variants(const Operator& old, const Lines& base) const {
+    const std::optional<FunctionSchema> schema = operator_schema(old);
+    if (!schema || !torchgen::is_out_fn(*schema)) return {};
+    const std::string sig = torchgen::torchgen_text(torchgen::signature(*schema));
+    auto same_signature = [&](const Operator& op) {
+      const std::optional<FunctionSchema> s = op.name == old.name ? std::nullopt : operator_schema(op);
+      return s && torchgen::torchgen_text(torchgen::signature(*s)) == sig;
+    };
+    for (const Operator& op : after_.operators())
+      if (same_signature(op)) return {};
+    std::vector<std::pair<Range, std::string>> variants;
+    for (const Operator& op : before_.operators()) {
+      if (!op.schema || op.schema->origin.file() != old.schema->origin.file() || after_.find(op.name) ||
+          !same_signature(op))
+        continue;
+      const Range range = entry_at(base, op.schema->origin.line());
+      // Its own entry (not one that generates it: autogen:).
+      if (!range.first || !base[range.first - 1].starts_with("- func: " + std::string(without_namespace(op.name)) + "("))
+        return {};
+      variants.emplace_back(range, op.name);
+    }
+    return variants;
   }
 
   // Not for a finding that covers other variants: output_differentiability

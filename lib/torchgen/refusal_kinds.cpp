@@ -405,6 +405,12 @@ const std::vector<RefusalKind>& refusal_kinds() {
        "or for a dtype without a CUDAFunctor loop",
        "add a `Generic: NAME (DTYPES)` loop (it serves every kernel), or give each dtype its CPUScalar and "
        "CUDAFunctor loop; CUDAFunctorOnSelf / OnOther only on a binary operator"},
+      // docs/torchgen-rules.md §9's last one left: api/autograd.py's `raise RuntimeError("")`.
+      {"foreach-reference-saved-output", "torchgen/api/autograd.py gen_foreach_derivativeinfo (gen_autograd)",
+       "an out-of-place _foreach_ operator without a derivatives.yaml entry whose reference operator's backward "
+       "formula saves an output other than `result`: a named return, result0, `result.sym_sizes()`",
+       "leave the reference's output unnamed and read it as `result` in its formula, or give the _foreach_ "
+       "operator its own derivatives.yaml entry"},
   };
   return kinds;
 }

@@ -16,7 +16,8 @@
 //     what its Node cannot keep (a float[] argument, a Tensor[] output);
 //   api/autograd.py gen_foreach_derivativeinfo: an out-of-place _foreach_
 //     operator with a lone Tensor argument whose reference operator has a
-//     forward formula;
+//     forward formula, or whose reference's backward formula saves an output
+//     other than `result` (its `raise RuntimeError("")`);
 //   gen_variable_type.py emit_save_inputs guard_for: a multi-input formula's
 //     `wrap_opt_if(X` not followed by `,`; emit_fw_derivatives: a forward
 //     formula for an output that is neither a Tensor nor one Tensor[] (a
@@ -114,6 +115,58 @@ void check_foreach_tensor_argument(const NativeFunction& f, const TorchgenModel&
                              "lists)");
     out.push_back(std::move(r));
     return;
+  }
+}
+
+// saved_variables: the name a backward formula saves output `name` under,
+// or "": its REPLACEMENTS first (`name.sym_sizes()` is saved as
+// name_sym_sizes, …), then the name itself where it is still read.
+std::string saved_output_name(const std::string& formula, const std::string& name) {
+  static const std::vector<std::pair<std::string, std::string>> members = {
+      {".sym_sizes()", "_sym_sizes"}, {"->sym_sizes()", "_sym_sizes_opt"}, {".sym_blocksize()", "_self_sym_blocksize_opt"},
+      {".options()", "_options"}, {".sym_size(", "_sym_argsize"}, {".numel()", "_numel"}, {".sym_numel()", "_sym_numel"},
+      {".scalar_type()", "_scalar_type"}, {".dim()", "_dim"}, {".sym_strides()", "_sym_strides"},
+      {".layout()", "_layout"}, {".is_conj()", "_conjugate"}};
+  static const std::vector<std::pair<std::string, std::string>> calls = {
+      {"zeros_like", "_info"}, {"to_args_sizes", "_args_sizes"}, {"to_args_sizes_symint", "_args_sizes_symint"},
+      {"to_args_scalartypes", "_args_scalartypes"}, {"TensorGeometry", "_geometry"}};
+  for (const auto& [member, suffix] : members)
+    if (formula.find(name + member) != std::string::npos) return name + suffix;
+  for (const auto& [call, suffix] : calls)
+    if (formula.find(call + "(" + name + ")") != std::string::npos) return name + suffix;
+  return uses_ident(formula, name) ? name : std::string();
+}
+
+// gen_foreach_derivativeinfo, for an out-of-place _foreach_ operator without
+// an entry of its own: its reference's backward formulas may save only
+// `result` (rewritten as the Tensor[] of results); any other saved output (a
+// named return, result0, result.sym_sizes() saved as result_sym_sizes) is
+// `raise RuntimeError("")`, before the forward formulas are rewritten.
+void check_foreach_saved_outputs(const NativeFunction& f, const TorchgenModel& model, const ReleaseRules& rules,
+                                 const InfoMatcher& matcher, std::vector<Refusal>& out) {
+  const SchemaKind kind = schema_kind(f.func);
+  // Releases without gen_foreach_derivativeinfo (1.13) give a _foreach_ operator no reference's formula.
+  if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || kind == SchemaKind::Inplace || (f.generated && kind == SchemaKind::Out) || matcher.find(f))
+    return;
+  auto non_out = [](const FunctionSchema& s) {
+    return std::count_if(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return !is_out_argument(a); });
+  };
+  for (const auto& ref : model.derivatives) {
+    if (schema_kind(ref.func) != SchemaKind::Functional || !ref.keys.count("Default") ||
+        !is_reference_for_foreach(f.func, ref.func, false))
+      continue;
+    if (!rules.foreach_skip_argument_len_check.count(f.name()) && non_out(f.func) != non_out(ref.func)) continue;
+    for (const auto* formula : formulas_at(ref, "Default").backward)
+      for (const auto& name : return_names(ref.func)) {
+        const std::string saved = saved_output_name(formula->text, name);
+        if (saved.empty() || saved == "result") continue;
+        out.push_back(make_refusal(f, "foreach-reference-saved-output",
+                                   "RuntimeError() for " + f.name() + ": the backward formula of its reference " +
+                                       op_name(ref.func) + " for " + formula->names + " saves the output as " + saved +
+                                       " (a _foreach_ operator's formula can save only `result`)"));
+        return;
+      }
+    return;  // torchgen takes the first reference
   }
 }
 
@@ -270,7 +323,9 @@ void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, 
   const std::vector<Refusal> found = out;
   for (const auto& f : model.functions) {
     check_view_function_returns(f, rules, matcher, found, out);
-    check_foreach_tensor_argument(f, model, rules, matcher, out);
+    const size_t before = out.size();
+    check_foreach_saved_outputs(f, model, rules, matcher, out);
+    if (out.size() == before) check_foreach_tensor_argument(f, model, rules, matcher, out);  // raised after it
   }
 }
 

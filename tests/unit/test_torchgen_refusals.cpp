@@ -414,6 +414,13 @@ const Edit k_edits[] = {
      "    CUDAFunctorOnSelf: my_neg2_functor (AllAndComplex)\n\n"
      "- func: my_neg2(Tensor self) -> Tensor\n  structured_delegate: my_neg2.out\n",
      "- func: my_neg2.out("},
+    // api/autograd.py's RuntimeError("") (the seventh corpus' foreach-reference-named-output).
+    {"foreach-reference-saved-output", "APPEND",
+     "\n- name: my_softclip(Tensor self) -> Tensor output\n  self: grad * (1 - output * output)\n",
+     "- func: _foreach_my_softclip(", true, false,
+     "\n- func: my_softclip(Tensor self) -> Tensor output\n  dispatch:\n    CompositeExplicitAutograd: my_softclip\n\n"
+     "- func: _foreach_my_softclip(Tensor[] self) -> Tensor[]\n  device_check: NoCheck\n  variants: function\n"
+     "  dispatch:\n    CompositeExplicitAutograd: foreach_my_softclip_slow\n"},
 };
 
 }  // namespace
