@@ -10,11 +10,14 @@
 
 #include "torchgen/info_matcher.h"
 #include "torchgen/model.h"
+#include "torchgen/refusals.h"
 #include "torchgen/release_rules.h"
 
 namespace dispatchctl::torchgen {
 
 std::string_view kind_fix(std::string_view id);
+// refusal_kinds()'s entries from derivatives.yaml on (refusal_kinds_autograd.cpp).
+std::vector<RefusalKind> autograd_refusal_kinds();
 Refusal make_refusal(const NativeFunction& f, std::string_view id, std::string reason);
 
 
