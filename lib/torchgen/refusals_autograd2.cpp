@@ -87,6 +87,26 @@ void check_view_function_returns(const NativeFunction& f, const ReleaseRules& ru
                                  ", whose ViewFunc replays one output)"));
 }
 
+// gen_foreach_derivativeinfo's reference for an out-of-place _foreach_
+// operator: the first functional derivatives.yaml entry with a Default formula
+// whose operator it is the list form of, with as many non-out arguments unless
+// the release skips that check for it (nullptr: none). info_matcher.h's
+// foreach_reference also takes in-place references, without the count.
+const DifferentiabilityInfo* functional_foreach_reference(const NativeFunction& f, const TorchgenModel& model,
+                                                          const ReleaseRules& rules) {
+  auto non_out = [](const FunctionSchema& s) {
+    return std::count_if(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return !is_out_argument(a); });
+  };
+  for (const auto& ref : model.derivatives) {
+    if (schema_kind(ref.func) != SchemaKind::Functional || !ref.keys.count("Default") ||
+        !is_reference_for_foreach(f.func, ref.func, false))
+      continue;
+    if (!rules.foreach_skip_argument_len_check.count(f.name()) && non_out(f.func) != non_out(ref.func)) continue;
+    return &ref;
+  }
+  return nullptr;
+}
+
 // gen_foreach_derivativeinfo, for an out-of-place _foreach_ operator without
 // an entry of its own: its reference's forward formulas are rewritten per
 // argument, and a lone Tensor argument is allowed only for a few overloads.
@@ -100,22 +120,12 @@ void check_foreach_tensor_argument(const NativeFunction& f, const TorchgenModel&
   for (const auto& a : f.func.arguments)
     if (!is_out_argument(a) && is_tensor_like(a.type) && a.type.kind != SchemaType::Kind::List) lone = lone ? lone : &a;
   if (!lone) return;
-  auto non_out = [](const FunctionSchema& s) {
-    return std::count_if(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return !is_out_argument(a); });
-  };
-  for (const auto& ref : model.derivatives) {
-    if (schema_kind(ref.func) != SchemaKind::Functional || !ref.keys.count("Default") ||
-        !is_reference_for_foreach(f.func, ref.func, false))
-      continue;
-    if (!rules.foreach_skip_argument_len_check.count(f.name()) && non_out(f.func) != non_out(ref.func)) continue;
-    if (formulas_at(ref, "Default").forward.empty()) return;  // nothing to rewrite
-    Refusal r = make_refusal(f, "foreach-tensor-argument",
+  const DifferentiabilityInfo* ref = functional_foreach_reference(f, model, rules);
+  if (!ref || formulas_at(*ref, "Default").forward.empty()) return;  // nothing to rewrite
+  out.push_back(make_refusal(f, "foreach-tensor-argument",
                              f.name() + ", " + type_text(*lone) + " (its argument " + lone->name + " is one Tensor, "
-                             "and the forward formula of its reference " + op_name(ref.func) + " is rewritten for "
-                             "lists)");
-    out.push_back(std::move(r));
-    return;
-  }
+                             "and the forward formula of its reference " + op_name(ref->func) + " is rewritten for "
+                             "lists)"));
 }
 
 // saved_variables: the name a backward formula saves output `name` under,
@@ -146,28 +156,21 @@ void check_foreach_saved_outputs(const NativeFunction& f, const TorchgenModel& m
                                  const InfoMatcher& matcher, std::vector<Refusal>& out) {
   const SchemaKind kind = schema_kind(f.func);
   // Releases without gen_foreach_derivativeinfo (1.13) give a _foreach_ operator no reference's formula.
-  if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || kind == SchemaKind::Inplace || (f.generated && kind == SchemaKind::Out) || matcher.find(f))
+  if (!rules.foreach_inplace_needs_derivatives || !is_foreach(f) || kind == SchemaKind::Inplace ||
+      (f.generated && kind == SchemaKind::Out) || matcher.find(f))
     return;
-  auto non_out = [](const FunctionSchema& s) {
-    return std::count_if(s.arguments.begin(), s.arguments.end(), [](const auto& a) { return !is_out_argument(a); });
-  };
-  for (const auto& ref : model.derivatives) {
-    if (schema_kind(ref.func) != SchemaKind::Functional || !ref.keys.count("Default") ||
-        !is_reference_for_foreach(f.func, ref.func, false))
-      continue;
-    if (!rules.foreach_skip_argument_len_check.count(f.name()) && non_out(f.func) != non_out(ref.func)) continue;
-    for (const auto* formula : formulas_at(ref, "Default").backward)
-      for (const auto& name : return_names(ref.func)) {
-        const std::string saved = saved_output_name(formula->text, name);
-        if (saved.empty() || saved == "result") continue;
-        out.push_back(make_refusal(f, "foreach-reference-saved-output",
-                                   "RuntimeError() for " + f.name() + ": the backward formula of its reference " +
-                                       op_name(ref.func) + " for " + formula->names + " saves the output as " + saved +
-                                       " (a _foreach_ operator's formula can save only `result`)"));
-        return;
-      }
-    return;  // torchgen takes the first reference
-  }
+  const DifferentiabilityInfo* ref = functional_foreach_reference(f, model, rules);
+  if (!ref) return;
+  for (const auto* formula : formulas_at(*ref, "Default").backward)
+    for (const auto& name : return_names(ref->func)) {
+      const std::string saved = saved_output_name(formula->text, name);
+      if (saved.empty() || saved == "result") continue;
+      out.push_back(make_refusal(f, "foreach-reference-saved-output",
+                                 "RuntimeError() for " + f.name() + ": the backward formula of its reference " +
+                                     op_name(ref->func) + " for " + formula->names + " saves the output as " + saved +
+                                     " (a _foreach_ operator's formula can save only `result`)"));
+      return;
+    }
 }
 
 // create_forward_derivative: an unnamed output is `result` (one output) or
