@@ -13,18 +13,11 @@
 namespace dispatchctl::torchgen {
 namespace {
 
-// UfuncInnerLoop.parse: `NAME (DTYPE, DTYPE, ...)`.
 std::string inner_loop_problem(const std::string& value, const ReleaseRules& rules) {
-  const size_t space = value.find(' ');
-  if (space == std::string::npos)  // `name, supported_dtypes_str = value.split(" ", 1)`
-    return "ValueError: not enough values to unpack (expected 2, got 1) reading '" + value + "'";
-  const std::string dtypes = value.substr(space + 1);
-  if (dtypes.empty() || dtypes.front() != '(')
-    return "expected '(' at start of supported_dtypes, got: " + dtypes;
-  if (dtypes.back() != ')') return "expected ')' at end of supported_dtypes, got: " + dtypes;
-  for (const auto& dtype : python_split(dtypes.substr(1, dtypes.size() - 2), ", "))
+  std::string problem;
+  for (const auto& dtype : inner_loop_dtypes(value, problem))
     if (!rules.ufunc_dtypes.count(dtype)) return "unknown dtype " + dtype;
-  return "";
+  return problem;
 }
 
 std::string kernel_namespace(const std::string& kernel) {
@@ -90,6 +83,22 @@ std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& 
   for (const auto& a : schema.arguments) visit(a.type, visit);
   for (const auto& r : schema.returns) visit(r.type, visit);
   return found;
+}
+
+std::vector<std::string> inner_loop_dtypes(const std::string& value, std::string& problem) {
+  problem.clear();
+  const size_t space = value.find(' ');
+  if (space == std::string::npos) {  // `name, supported_dtypes_str = value.split(" ", 1)`
+    problem = "ValueError: not enough values to unpack (expected 2, got 1) reading '" + value + "'";
+    return {};
+  }
+  const std::string dtypes = value.substr(space + 1);
+  if (dtypes.empty() || dtypes.front() != '(')
+    problem = "expected '(' at start of supported_dtypes, got: " + dtypes;
+  else if (dtypes.back() != ')')
+    problem = "expected ')' at end of supported_dtypes, got: " + dtypes;
+  if (!problem.empty()) return {};
+  return python_split(dtypes.substr(1, dtypes.size() - 2), ", ");
 }
 
 std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,

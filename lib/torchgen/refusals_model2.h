@@ -16,6 +16,10 @@ namespace dispatchctl::torchgen {
 // UfuncInnerLoop.parse, ScalarType.parse_set; a plain string is the Generic
 // entry): "" when torchgen reads it, else its assertion. `entries` are the
 // key / value pairs as written.
+// UfuncInnerLoop.parse: the dtypes of one `NAME (DTYPE, DTYPE, ...)` value as
+// written, or "" in `problem` when torchgen reads it, else its assertion.
+std::vector<std::string> inner_loop_dtypes(const std::string& value, std::string& problem);
+
 std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, std::string>>& entries,
                                      const ReleaseRules& rules);
 

@@ -14,8 +14,8 @@
 
 #include "registry/schema_text.h"
 #include "torchgen/grouping.h"
-#include "torchgen/python_split.h"
 #include "torchgen/refusals_detail.h"
+#include "torchgen/refusals_model2.h"
 
 namespace dispatchctl::torchgen {
 namespace {
@@ -24,12 +24,11 @@ namespace {
 // expanded), in their order.
 std::vector<std::string> loop_dtypes(const std::string& value, const ReleaseRules& rules) {
   std::vector<std::string> dtypes;
-  const size_t open = value.find('(');
-  if (open == std::string::npos || value.size() < open + 2) return dtypes;
   auto add = [&](const std::string& d) {
     if (std::find(dtypes.begin(), dtypes.end(), d) == dtypes.end()) dtypes.push_back(d);
   };
-  for (const auto& item : python_split(value.substr(open + 1, value.size() - open - 2), ", ")) {
+  std::string unread;  // refused where the YAML is read (refusals_model2.cpp)
+  for (const auto& item : inner_loop_dtypes(value, unread)) {
     const auto cls = rules.ufunc_dtype_classes.find(item);
     if (cls == rules.ufunc_dtype_classes.end()) add(item);
     else
