@@ -28,6 +28,7 @@ PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
 refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes] [--every N] [EDIT_ID...]"""
+import collections
 import concurrent.futures
 import gzip
 import json
@@ -134,6 +135,15 @@ def judge(binary, texts, edit, verdict):
     return problems
 
 
+def unique_keys(pairs):
+    """A JSON object without a repeated key (json.loads would keep the last one silently)."""
+    keys = [k for k, _ in pairs]
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise ValueError(f"repeated keys: {', '.join(repeated)}")
+    return dict(pairs)
+
+
 def main():
     args = sys.argv[1:]
     every = 1
@@ -148,7 +158,13 @@ def main():
         del args[at:at + 2]
     binary, only = args[0], set(args[1:])
     edits = json.loads((HERE / f"edits{'-' + corpus[:-1] if corpus else ''}.json").read_text())["edits"]
-    verdicts = json.loads((HERE / f"real-{corpus}2.14.1.json").read_text())["verdicts"]
+    verdicts = json.loads((HERE / f"real-{corpus}2.14.1.json").read_text(), object_pairs_hook=unique_keys)["verdicts"]
+    # An id names one edit of its corpus: a second edit of the id would be judged by the
+    # first one's verdict (a verdict is stored by id).
+    repeated = sorted(i for i, n in collections.Counter(e["id"] for e in edits).items() if n > 1)
+    if repeated:
+        print(f"FAIL edit ids repeated in the corpus: {', '.join(repeated)}")
+        return 1
     texts = shipped_yaml()
     jobs = [e for e in edits if e["id"] in verdicts and (not only or e["id"] in only)][::every]
     failed = gaps = 0

@@ -11,7 +11,10 @@ steps), which tools/torchgen-judge.py runs through the real torchgen in sid
 (real-fixes-2.14.1.json) and check_verdicts.py --corpus fixes compares with:
 the fix passes torchgen too. This test fails when the fixes `check` suggests
 now differ from edits-fixes.json (re-record: --write, then judge the new ones).
-Usage: suggested_fixes.py DISPATCHCTL [--write] [EDIT_ID...]"""
+A fix's id is CORPUS/EDIT/RULE/OPERATOR (CORPUS `first` for edits.json):
+an edit id is unique within its corpus only (check_verdicts.py refuses a
+duplicate there), and seven repeat across corpora.
+Usage: suggested_fixes.py DISPATCHCTL [--write] [[CORPUS/]EDIT_ID...]"""
 import concurrent.futures
 import json
 import pathlib
@@ -45,17 +48,18 @@ def fix_step(fix, change):
              "remove": e["remove"], "insert": e["insert"]} for e in fix["edits"]]
 
 
-def fixes_of(binary, texts, edit):
-    """[(fix edit, problems)] for the edit's findings with a fix."""
+def fixes_of(binary, texts, corpus, edit):
+    """[(fix edit, problems)] for the edit's findings with a fix. A fix's id is
+    CORPUS/EDIT/RULE/OPERATOR: an edit id may repeat in another corpus."""
     base_texts = cv.edited(texts, {"id": edit["id"], "steps": edit["base"]}) if "base" in edit else texts
     after = cv.edited(base_texts, edit)
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         change, findings, error = check(binary, after, base_texts, tmp, "change")
         if findings is None:
-            return [({"id": edit["id"]}, [f"check refused the edit: {error}"])]
+            return [({"id": f"{corpus}/{edit['id']}"}, [f"check refused the edit: {error}"])]
         for n, finding in enumerate(f for f in findings if "fix" in f):
-            fix_id = f"{edit['id']}/{finding['rule']}/{finding['operator']}"
+            fix_id = f"{corpus}/{edit['id']}/{finding['rule']}/{finding['operator']}"
             steps = [dict(s, file=s.get("file", edit.get("file"))) for s in edit.get("steps", [edit])]
             for s in steps:
                 s.pop("id", None), s.pop("at", None), s.pop("costs", None), s.pop("known_gap", None)
@@ -84,6 +88,11 @@ def fixes_of(binary, texts, edit):
     return out
 
 
+def selected(corpus, edit_id, only):
+    """An EDIT_ID argument selects the edit in every corpus; CORPUS/EDIT_ID only that corpus'."""
+    return edit_id in only or f"{corpus}/{edit_id}" in only
+
+
 def main():
     args = sys.argv[1:]
     write = "--write" in args
@@ -94,11 +103,12 @@ def main():
         suffix = f"-{corpus}" if corpus else ""
         edits = json.loads((HERE / f"edits{suffix}.json").read_text())["edits"]
         verdicts = json.loads((HERE / f"real{suffix}-2.14.1.json").read_text())["verdicts"]
+        name = corpus or "first"
         # An edit without costs has no finding to fix (check_verdicts.py checks it has none).
-        jobs += [e for e in edits if verdicts.get(e["id"], {}).get("verdict") == "accepted"
-                 and verdicts[e["id"]].get("costs") and (not only or e["id"] in only)]
+        jobs += [(name, e) for e in edits if verdicts.get(e["id"], {}).get("verdict") == "accepted"
+                 and verdicts[e["id"]].get("costs") and (not only or selected(name, e["id"], only))]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        results = [r for rs in pool.map(lambda e: fixes_of(binary, texts, e), jobs) for r in rs]
+        results = [r for rs in pool.map(lambda job: fixes_of(binary, texts, *job), jobs) for r in rs]
     stored_path = HERE / "edits-fixes.json"
     stored = {e["id"]: e for e in json.loads(stored_path.read_text())["edits"]} if stored_path.exists() else {}
     verdicts = json.loads((HERE / "real-fixes-2.14.1.json").read_text())["verdicts"] \
@@ -122,7 +132,7 @@ def main():
     if write:
         if only:  # the others as stored
             results = [(f, p) for f, p in results] + [(e, []) for i, e in stored.items()
-                                                      if i.split("/")[0] not in only]
+                                                      if not selected(*i.split("/")[:2], only)]
         document = {"about": "Every fix `check --base` suggests for the corpora's accepted edits, applied: the edit's "
                              "steps, then the fix's line steps (replace `remove` lines from `line` by `insert`; "
                              "line numbers of the edited file). Written by suggested_fixes.py --write; "
