@@ -203,9 +203,17 @@ class Fixer {
       else
         fix.edits.push_back(std::move(edit));
     }
-    // Their formulas went with them (torchgen refuses a formula for no operator): they come back too.
+    // Their formulas went with them (torchgen refuses a formula for no operator): they come back too,
+    // each once: the variants of one signature share their functional's entry (a copy would be a
+    // second entry of one schema, which load_derivatives takes silently, the last one winning).
     for (const auto& [range, each] : entries)
-      if (auto formula = restore_formula(each)) fix.edits.push_back(formula->edits.front());
+      if (auto formula = restore_formula(each)) {
+        const FixEdit& e = formula->edits.front();
+        if (std::none_of(fix.edits.begin(), fix.edits.end(), [&](const FixEdit& o) {
+              return o.file == e.file && o.line == e.line && o.insert == e.insert;
+            }))
+          fix.edits.push_back(e);
+      }
     return fix;
   }
 
