@@ -207,6 +207,11 @@ const std::vector<RefusalKind>& refusal_kinds() {
          "or for a dtype without a CUDAFunctor loop",
          "add a `Generic: NAME (DTYPES)` loop (it serves every kernel), or give each dtype its CPUScalar and "
          "CUDAFunctor loop; CUDAFunctorOnSelf / OnOther only on a binary operator"},
+        // The ninth corpus: what only the full torchgen.gen (not --dry-run) refuses.
+        {"structured-generated-key", "dest/register_dispatch_key.py RegisterDispatchKey.gen_structured (torchgen.gen)",
+         "a `Meta:` or `CompositeExplicitAutogradNonFunctional:` entry on a structured out= operator (torchgen "
+         "generates those kernels from its meta function)",
+         "delete that dispatch entry: the structured kernel's meta() serves Meta and the non-functional composite"},
     };
     // derivatives.yaml, tools/autograd and the Python bindings: refusal_kinds_autograd.cpp.
     const std::vector<RefusalKind> autograd = autograd_refusal_kinds();
