@@ -155,7 +155,11 @@ struct EntryParser {
     if (auto n = entry["python_module"]) f.python_module = scalar(n, file, "python_module");
     if (auto n = entry["category_override"]) f.category_override = scalar(n, file, "category_override");
     if (auto n = entry["cpp_no_default_args"]) {
-      if (!n.IsSequence()) fail_reading(file, line_of(n), "'cpp_no_default_args' must be a list of argument names ([dim])");
+      // NativeFunction.from_yaml asserts the list ("cpp_no_default_args is not a list: keepdim").
+      if (!n.IsSequence())
+        refuse_reading("field-value", file, line_of(n),
+                       "cpp_no_default_args is not a list: " + (n.IsScalar() ? n.Scalar() : std::string("a map")),
+                       "; write cpp_no_default_args: ['NAME']");
       for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
     }
     if (auto n = entry["device_check"]) f.device_check_written_no_check = n.IsScalar() && n.Scalar() == "NoCheck";

@@ -207,6 +207,18 @@ const std::vector<RefusalKind>& refusal_kinds() {
          "or for a dtype without a CUDAFunctor loop",
          "add a `Generic: NAME (DTYPES)` loop (it serves every kernel), or give each dtype its CPUScalar and "
          "CUDAFunctor loop; CUDAFunctorOnSelf / OnOther only on a binary operator"},
+        // The ninth corpus: what only the full torchgen.gen (not --dry-run) refuses.
+        {"structured-generated-key", "dest/register_dispatch_key.py RegisterDispatchKey.gen_structured (torchgen.gen)",
+         "a `Meta:` or `CompositeExplicitAutogradNonFunctional:` entry on a structured out= operator (torchgen "
+         "generates those kernels from its meta function)",
+         "delete that dispatch entry: the structured kernel's meta() serves Meta and the non-functional composite"},
+        {"duplicate-yaml-key", "yaml_utils.py YamlLoader.construct_mapping",
+         "a key written twice in one mapping of any of torchgen's YAML files (a field of an entry, a dispatch key "
+         "line)",
+         "keep one of the two lines (merge their values)", true},
+        {"method-self-type", "api/translate.py (gen.py ComputeTensorMethod writing TensorBody.h, torchgen.gen)",
+         "`variants: method` on an operator whose self is not a Tensor (`Tensor? self`, `Tensor[] self`)",
+         "write `variants: function`, or make self a Tensor"},
     };
     // derivatives.yaml, tools/autograd and the Python bindings: refusal_kinds_autograd.cpp.
     const std::vector<RefusalKind> autograd = autograd_refusal_kinds();

@@ -48,6 +48,17 @@ void check_dispatch(const NativeFunction& f, const TorchgenModel& model, const R
                                "cannot specify more than one of CompositeExplicitAutograd, "
                                "CompositeExplicitAutogradNonFunctional, or CompositeImplicitAutograd on a single "
                                "kernel; each strictly subsumes the other"));
+  // dest/register_dispatch_key.py gen_structured, only as the full torchgen.gen
+  // writes Register<Key>.cpp (a --dry-run passes): the kernels of these keys
+  // are generated for a structured group, so its out= must not name one.
+  if (f.structured)
+    for (const auto& key : rules.structured_generated_keys)
+      if (f.dispatch.count(key)) {
+        out.push_back(make_refusal(f, "structured-generated-key",
+                                   "Do not explicitly specify " + key + " dispatch key on structured functions, they "
+                                   "will be automatically generated for you"));
+        break;
+      }
   if (f.manual_kernel_registration && f.dispatch_written)
     out.push_back(make_refusal(f, "manual-registration-dispatch",
                                "cannot specify both manual_kernel_registration and dispatch; with manual "

@@ -196,6 +196,13 @@ void check_bindings(const NativeFunction& f, std::vector<Refusal>& out) {
       std::none_of(f.func.arguments.begin(), f.func.arguments.end(),
                    [](const SchemaArgument& a) { return !a.kwarg_only && a.name == "self"; }))
     out.push_back(make_refusal(f, "method-without-self", "Method variant must have self_arg: " + torchgen_text(f.func)));
+  // TensorBody.h's method passes `*this` (a Tensor) for self: api/translate.py
+  // finds no expression for any other type of self (a Tensor?, a Tensor[]).
+  else if (const SchemaArgument* self = self_argument(f.func);
+           f.variants.count("method") && schema_kind(f.func) != SchemaKind::Out && self && type_text(*self) != "Tensor")
+    out.push_back(make_refusal(f, "method-self-type",
+                               "Failed to synthesize the expression for " + type_text(*self) +
+                                   " self from the method's *this (a Tensor): " + torchgen_text(f.func)));
   const std::string category = f.category_override.value_or(std::string());
   const bool tensor_return = std::any_of(f.func.returns.begin(), f.func.returns.end(),
                                          [](const SchemaArgument& r) { return is_tensor_like(r.type); });

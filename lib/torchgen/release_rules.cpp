@@ -101,6 +101,7 @@ ReleaseRules read_release_rules(std::string_view json, const std::string& source
   in.names("gen_py_ignored_keys", r.gen_py_ignored_keys);
   in.names("structured_keys", r.structured_keys);
   in.names("ufunc_keys", r.ufunc_keys);
+  in.names("structured_generated_keys", r.structured_generated_keys);
   in.names("known_fields", r.known_fields);
   in.flag("tags_may_be_list", r.tags_may_be_list);
   in.flag("set_is_not_a_view", r.set_is_not_a_view);

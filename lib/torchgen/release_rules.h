@@ -24,6 +24,9 @@ struct ReleaseRules {
   std::set<std::string> gen_py_ignored_keys;  // dropped before anything else (no --mps/--xpu)
   std::set<std::string> structured_keys;      // STRUCTURED_DISPATCH_KEYS
   std::set<std::string> ufunc_keys;           // UFUNC_DISPATCH_KEYS
+  // Keys RegisterDispatchKey.gen_structured writes a structured group's kernel
+  // for itself, so a structured out= must not name them (Meta, the non-functional composite).
+  std::set<std::string> structured_generated_keys;
   std::set<std::string> known_fields;         // native_functions.yaml entry fields
   bool tags_may_be_list = false;              // else one ", "-separated string
 

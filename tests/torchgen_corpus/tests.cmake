@@ -71,3 +71,9 @@ torchgen_corpus_test(torchgen_corpus_seventh_real_verdicts --corpus seventh EVER
 # SymInt, modules, returns, device keys; edits-eighth.json). Every 12th edit
 # (4 edits, ~4 s of CPU; the whole corpus ~50 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth EVERY 12 SANITIZED_EVERY 48)
+# The ninth corpus: written blind a third time as a stream of PRs (backend
+# dispatch keys, kernel namespaces, autogen, entry flags, tags and tags.yaml,
+# argument types and names, foreach and views, the full torchgen.gen's asserts;
+# YAML shapes; edits-ninth.json). Every 9th edit (10 edits, ~10 s of CPU; the
+# whole corpus ~85 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_ninth_real_verdicts --corpus ninth EVERY 9 SANITIZED_EVERY 86)

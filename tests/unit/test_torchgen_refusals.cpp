@@ -414,6 +414,18 @@ const Edit k_edits[] = {
      "    CUDAFunctorOnSelf: my_neg2_functor (AllAndComplex)\n\n"
      "- func: my_neg2(Tensor self) -> Tensor\n  structured_delegate: my_neg2.out\n",
      "- func: my_neg2.out("},
+    // The ninth corpus' sigmoid-out-explicit-meta: only the full torchgen.gen refuses it.
+    {"structured-generated-key", "    CPU, CUDA, MPS, XPU: sigmoid_out\n",
+     "    CPU, CUDA, MPS, XPU: sigmoid_out\n    Meta: sigmoid_out_meta\n", "- func: sigmoid.out("},
+    // The ninth corpus' logit-inplace-variants-twice.
+    {"duplicate-yaml-key", "- func: logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)\n  variants: function, method\n",
+     "- func: logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!)\n  variants: function, method\n  variants: method  # duplicated\n",
+     "  variants: method  # duplicated"},
+    // The ninth corpus' method-on-optional-self.
+    {"method-self-type", "APPEND",
+     "\n- func: fill_missing(Tensor? self, Scalar value) -> Tensor\n  variants: function, method\n  dispatch:\n"
+     "    CompositeExplicitAutograd: fill_missing\n",
+     "- func: fill_missing("},
     // api/autograd.py's RuntimeError("") (the seventh corpus' foreach-reference-named-output).
     {"foreach-reference-saved-output", "APPEND",
      "\n- name: my_softclip(Tensor self) -> Tensor output\n  self: grad * (1 - output * output)\n",
