@@ -15,7 +15,8 @@ real-fifth-2.14.1.json a fifth on tools/autograd's and the Python bindings'
 refusals (`--corpus fifth`), edits-sixth.json a sixth written blind as a
 PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
 (`--corpus seventh`), edits-eighth.json an eighth, blind again
-(`--corpus eighth`). For every edit:
+(`--corpus eighth`), edits-tenth.json a tenth, blind, on derivatives.yaml
+(`--corpus tenth`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line), and `show` refuses the YAML with one line naming
   that file:line, exit 2;
@@ -27,7 +28,7 @@ PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|tenth|fixes] [--every N] [EDIT_ID...]"""
 import concurrent.futures
 import gzip
 import json

@@ -71,3 +71,9 @@ torchgen_corpus_test(torchgen_corpus_seventh_real_verdicts --corpus seventh EVER
 # SymInt, modules, returns, device keys; edits-eighth.json). Every 12th edit
 # (4 edits, ~4 s of CPU; the whole corpus ~50 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth EVERY 12 SANITIZED_EVERY 48)
+# The tenth corpus: written blind as a stream of PRs on derivatives.yaml (new
+# formulas, output_differentiability, forward formulas, dispatch sections,
+# in-place / out= / view / _foreach_ formulas, saved variable types, schema
+# text; edits-tenth.json). Every 10th edit (7 edits, ~7 s of CPU; the whole
+# corpus ~60 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10 SANITIZED_EVERY 61)
