@@ -76,4 +76,4 @@ torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth EVERY 
 # in-place / out= / view / _foreach_ formulas, saved variable types, schema
 # text; edits-tenth.json). Every 10th edit (7 edits, ~7 s of CPU; the whole
 # corpus ~60 s), one under the sanitizers.
-torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10 SANITIZED_EVERY 61)
+torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10 SANITIZED_EVERY 63)
