@@ -282,9 +282,10 @@ void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
                           const std::map<std::string, FormulaFact>& after, std::vector<Finding>& out) {
   for (const auto& [name, now] : after) {
     const auto was = before.find(name);
-    // A new entry whose backward formulas are all not_implemented(…) gives the
-    // operator a backward node that raises, as a formula replaced by one does
-    // (formula-not-implemented-with-formula in the eighth corpus).
+    // A new entry with a not_implemented(…) backward formula gives the operator
+    // a backward node that raises, as a formula replaced by one does
+    // (formula-not-implemented-with-formula in the eighth corpus; one input's
+    // formula of several, hypot-other-not-implemented-quoted in the tenth).
     if (was == before.end() && !now.backward_raises) continue;
     const bool added = was == before.end();
     Finding f;
@@ -296,7 +297,8 @@ void lint_formula_changes(const std::map<std::string, FormulaFact>& before,
       f.rule = "backward-not-implemented";
       f.kind = "formula-not-implemented";
       f.message = "backward through " + name + " will raise \"the derivative for '" + bare +
-                  "' is not implemented.\": its derivatives.yaml formula is " + (added ? "" : "now ") + "not_implemented(…)" +
+                  "' is not implemented.\": its derivatives.yaml formula for " + now.raising_inputs + " is " +
+                  (added ? "" : "now ") + "not_implemented(…)" +
                   (f.covers.empty() ? std::string() : " (and so is " + join(f.covers) + "'s, one formula serves them)") +
                   "; keep the formula, or say in the PR why backward may raise";
       out.push_back(f);

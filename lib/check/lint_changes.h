@@ -13,10 +13,11 @@
 namespace dispatchctl {
 
 // What a derivatives.yaml entry gives users (read from torchgen: sources, for
-// `check --base`): whether its backward formulas are all not_implemented(…)
-// (backward raises), whether it has a forward formula, and the operators it serves.
+// `check --base`): whether a backward formula is not_implemented(…) (backward
+// raises), whether it has a forward formula, and the operators it serves.
 struct FormulaFact {
   bool backward_raises = false;
+  std::string raising_inputs;  // the first not_implemented(…) formula's key ("other", "self, other")
   bool forward = false;
   std::string file;
   int line = 0;

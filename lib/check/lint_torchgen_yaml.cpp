@@ -115,18 +115,20 @@ void record_formulas(const TorchgenModel& model, const ReleaseRules& rules, std:
     FormulaFact fact;
     fact.file = info.loc.file;
     fact.line = info.loc.line;
-    bool backward = false, all_raise = true;
+    // One not_implemented(…) formula makes the entry's backward node raise (for
+    // that input: the judge reads the node, as users meet it when that input
+    // requires grad).
     for (const auto& formula : info.formulas) {
       if (formula.key != "Default") continue;
       const std::string first = split_formula_names(formula.names).front();
       if (!is_argument_name(info.func, first)) {
         fact.forward = true;
-      } else if (!formula.non_differentiable) {
-        backward = true;
-        all_raise = all_raise && formula.text.starts_with("not_implemented(");
+      } else if (!formula.non_differentiable && formula.text.starts_with("not_implemented(") &&
+                 !fact.backward_raises) {
+        fact.backward_raises = true;
+        fact.raising_inputs = formula.names;
       }
     }
-    fact.backward_raises = backward && all_raise;
     const std::string bare = op_name(info.func);
     const std::string name = qualified_name(bare);
     fact.ops.push_back(name);

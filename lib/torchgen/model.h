@@ -77,6 +77,9 @@ struct NativeFunction {
 
 struct DifferentiabilityInfo {
   FunctionSchema func;
+  // The `- name:` text as written: load_derivatives looks it up verbatim among
+  // str(FunctionSchema) of the operators (a missing space is no match).
+  std::string written_name;
   Location loc;
   // Each formula's key ("self", "self, other", "result") with its line.
   std::vector<std::pair<std::string, int>> formula_keys;

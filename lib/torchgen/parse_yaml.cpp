@@ -260,11 +260,15 @@ bool is_formula_key(const std::string& var) {
   return var != "name" && var != "dispatch" && var != "output_differentiability";
 }
 
-void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& info, const std::string& key) {
+// load_derivatives pops name, dispatch and output_differentiability from the
+// entry only: under a `dispatch:` key every name is a formula's (an
+// output_differentiability there is a forward formula for no output).
+void collect_formula_keys(const YAML::Node& formulas, DifferentiabilityInfo& info, const std::string& key,
+                          bool in_dispatch) {
   if (!formulas.IsMap()) return;
   for (const auto& kv : formulas) {
     const std::string names = kv.first.Scalar();
-    if (!is_formula_key(names)) continue;
+    if (!in_dispatch && !is_formula_key(names)) continue;
     info.formula_keys.emplace_back(names, line_of(kv.first));
     const std::string text = kv.second.IsScalar() ? kv.second.Scalar() : "";
     info.formulas.push_back({key, names, text, line_of(kv.first), text == "non_differentiable"});
@@ -305,16 +309,17 @@ std::vector<DifferentiabilityInfo> parse_derivatives(const YamlSource& source, c
       refuse_reading("malformed-entry", source.path, line_of(entry), "expected an entry '- name: SCHEMA'");
     DifferentiabilityInfo info;
     info.loc = {source.path, line_of(entry)};
-    info.func = schema_at(scalar(entry["name"], source.path, "name"), source.path, line_of(entry["name"]), *keys.options.rules, keys.refusals);
+    info.written_name = scalar(entry["name"], source.path, "name");
+    info.func = schema_at(info.written_name, source.path, line_of(entry["name"]), *keys.options.rules, keys.refusals);
     if (auto d = entry["dispatch"]) {
       if (!d.IsMap()) refuse_reading("malformed-entry", source.path, line_of(d), "'dispatch' must map autograd keys to formulas");
       for (const auto& kv : d) {
         info.keys[keys.checked_key(kv.first.Scalar(), line_of(kv.first))] = has_formula(kv.second);
-        collect_formula_keys(kv.second, info, kv.first.Scalar());
+        collect_formula_keys(kv.second, info, kv.first.Scalar(), true);
       }
     } else {
       info.keys["Default"] = has_formula(entry);
-      collect_formula_keys(entry, info, "Default");
+      collect_formula_keys(entry, info, "Default", false);
     }
     read_output_differentiability(entry, info);
     infos.push_back(std::move(info));

@@ -101,7 +101,8 @@ std::vector<RefusalKind> autograd_refusal_kinds() {
       {"foreach-without-reference", "tools/autograd/gen_variable_type.py emit_body",
        "an in-place _foreach_ operator left without a differentiability info (e.g. the formula of the operator "
        "it derives its own from was deleted)",
-       "keep (or restore) the reference operator's formula, or give the _foreach_ operator its own"},
+       "keep (or restore) the reference operator's formula (an in-place _foreach_ operator's own entry is refused "
+       "too: foreach-inplace-formula)"},
       {"reserved-operator-name", "model.py BaseOperatorName.parse, FunctionSchema.__post_init__",
        "an operator name ending in _out, or an overload name containing `functional` on an operator that is not "
        "functional",
@@ -215,6 +216,12 @@ std::vector<RefusalKind> autograd_refusal_kinds() {
        "formula saves an output other than `result`: a named return, result0, `result.sym_sizes()`",
        "leave the reference's output unnamed and read it as `result` in its formula, or give the _foreach_ "
        "operator its own derivatives.yaml entry"},
+      // The tenth corpus (tests/torchgen_corpus/edits-tenth.json).
+      {"foreach-inplace-formula", "tools/autograd/gen_variable_type.py emit_body",
+       "a derivatives.yaml entry of its own for an in-place _foreach_ operator (`Tensor(a!)[] self`): emit_body "
+       "compares each list argument's element type with the entry's own list type",
+       "delete the entry: the in-place _foreach_ operator takes its formula from its reference operator (NAME_ or "
+       "NAME), so write the formula there"},
   };
 }
 

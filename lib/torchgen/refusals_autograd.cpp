@@ -200,6 +200,11 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
                         " (not a differentiable Tensor input of " + f.name() + ")");
   }
   if (d.lengths_refused) return;  // output-differentiability-length
+  // gen_differentiable_outputs refuses a False for an in-place operator before
+  // emit_body looks for a differentiable output (output-differentiability-inplace).
+  if (info.output_differentiability && info.output_differentiability->any_false &&
+      schema_kind(f.func) == SchemaKind::Inplace)
+    return;
   const size_t outputs = d.outputs.size();
   const bool requires_derivative = d.requires_derivative();
   if (has_derivatives && !requires_derivative && !f.func.returns.empty())
@@ -210,7 +215,15 @@ void check_operator(const NativeFunction& f, const DifferentiabilityInfo& info, 
                       ")");
   if (!requires_derivative || k.forward.empty()) return;
   size_t forward_names = 0;
-  for (const auto* formula : k.forward) forward_names += split_formula_names(formula->names).size();
+  bool several_results = false;  // create_forward_derivative refuses it first (check_forward_names)
+  for (const auto* formula : k.forward)
+    for (const auto& n : split_formula_names(formula->names)) {
+      ++forward_names;
+      several_results = several_results || (n == "result" && info.func.returns.size() != 1 &&
+                                             std::none_of(info.func.returns.begin(), info.func.returns.end(),
+                                                          [](const SchemaArgument& r) { return r.name == "result"; }));
+    }
+  if (several_results) return;
   if (forward_names != outputs)
     checks.refuse(k.forward.front()->line, "forward-formula-count",
                   "Expected the number of forward derivatives implemented (" + std::to_string(forward_names) +

@@ -21,7 +21,9 @@
 //   gen_variable_type.py emit_save_inputs guard_for: a multi-input formula's
 //     `wrap_opt_if(X` not followed by `,`; emit_fw_derivatives: a forward
 //     formula for an output that is neither a Tensor nor one Tensor[] (a
-//     `Tensor?` return) (the seventh corpus).
+//     `Tensor?` return) (the seventh corpus); emit_body: an in-place _foreach_
+//     operator's own derivatives.yaml entry, whose list arguments it compares
+//     with their own element types (the tenth corpus).
 #include <algorithm>
 #include <regex>
 #include <set>
@@ -307,6 +309,28 @@ void check_forward_output_types(const DifferentiabilityInfo& info, std::vector<R
   }
 }
 
+// gen_variable_type.py emit_body, for an in-place _foreach_ operator with a
+// derivatives.yaml entry of its own (find_info's exact match: the only way
+// one gets an info not derived from its reference operator's): each argument's
+// element type must equal its reference argument's type, and the entry's own
+// `Tensor(a!)[] self` is a list, not an element.
+void check_foreach_inplace_entry(const DifferentiabilityInfo& info, const ReleaseRules& rules,
+                                 std::vector<Refusal>& out) {
+  if (!rules.foreach_inplace_needs_derivatives || !unqualified_name(info.func).starts_with("_foreach_") ||
+      schema_kind(info.func) != SchemaKind::Inplace)
+    return;
+  for (const auto& a : info.func.arguments) {
+    if ((a.kwarg_only && a.is_write()) || a.type.kind != SchemaType::Kind::List) continue;
+    out.push_back(at_formula(info, 0, "foreach-inplace-formula",
+                             "foreach_arg_type (" + type_text(a.type.contained.front()) + ") != ref_arg.type (" +
+                                 type_text(a.type) +
+                                 "): " + op_name(info.func) + " is an in-place _foreach_ operator with a "
+                                 "derivatives.yaml entry of its own, which gen_variable_type compares with itself "
+                                 "element by element (argument " + a.name + ")"));
+    return;
+  }
+}
+
 }  // namespace
 
 void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
@@ -321,6 +345,7 @@ void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, 
     check_saved_types(info, out);
     check_wrap_opt_if(info, out);
     check_forward_output_types(info, out);
+    check_foreach_inplace_entry(info, rules, out);
   }
   const InfoMatcher matcher(model);
   const std::vector<Refusal> found = out;

@@ -253,6 +253,14 @@ void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, co
                             "could not find ATen function for schema: " + schema));
       continue;
     }
+    // create_differentiability_info looks the name up as written, not parsed.
+    if (!info.written_name.empty() && info.written_name != schema) {
+      out.push_back(at_info(info, info.loc.line, "derivative-no-function",
+                            "could not find ATen function for schema: " + info.written_name +
+                                " (native_functions.yaml declares it as " + schema +
+                                "; torchgen compares the text exactly)"));
+      continue;
+    }
     // canonical_function: the entry's operator may not be one whose overload names
     // `functional` (unless an in-place one of the entry's name serves it).
     const NativeFunction& f = *by_schema.at(schema);

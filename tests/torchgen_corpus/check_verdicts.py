@@ -16,10 +16,11 @@ refusals (`--corpus fifth`), edits-sixth.json a sixth written blind as a
 PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
 (`--corpus seventh`), edits-eighth.json an eighth, blind again
 (`--corpus eighth`), edits-ninth.json a ninth, blind, on backend dispatch
-keys, autogen, entry flags, tags and argument types (`--corpus ninth`). For every edit:
+keys, autogen, entry flags, tags and argument types (`--corpus ninth`), edits-tenth.json a tenth, blind, on derivatives.yaml
+(`--corpus tenth`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
-  entry (file and line), and `show` refuses the YAML with one line naming
-  that file:line, exit 2;
+  entry (file and line) (for YAML that does not parse, its load-error there),
+  and `show` refuses the YAML with one line naming that file:line, exit 2;
 - torchgen accepted it: `check` reports no torchgen-refusal and `show`
   loads it (exit 0); with `--base` (the unchanged YAML, or the edit's `base`
   steps: a fork's main that drifted from the release) the findings are
@@ -28,7 +29,7 @@ keys, autogen, entry flags, tags and argument types (`--corpus ninth`). For ever
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth] [--every N] [EDIT_ID...]"""
 import collections
 import concurrent.futures
 import gzip
@@ -95,6 +96,10 @@ def judge(binary, texts, edit, verdict):
             return [f"check refused its input: {checked.stderr.strip()}"]
         findings = json.loads(checked.stdout)["findings"]
         refusals = [f for f in findings if f["rule"] == "torchgen-refusal"]
+        # YAML that does not parse: torchgen's yaml loader raises (a ScannerError), dispatchctl
+        # reports the load-error its README promises for such a file, at the same line.
+        if verdict["verdict"] == "refused" and verdict["error"].startswith(("yaml.scanner.", "yaml.parser.")):
+            refusals += [f for f in findings if f["rule"] == "load-error"]
         shown = run(binary, "show", "aten::add.Tensor", "-m", "builtin:2.14.1", "-m", f"torchgen:{change}")
         if refused:
             file = edit.get("refused_in", edit["file"])

@@ -77,3 +77,10 @@ torchgen_corpus_test(torchgen_corpus_eighth_real_verdicts --corpus eighth EVERY 
 # YAML shapes; edits-ninth.json). Every 9th edit (10 edits, ~10 s of CPU; the
 # whole corpus ~85 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_ninth_real_verdicts --corpus ninth EVERY 9 SANITIZED_EVERY 86)
+
+# The tenth corpus: written blind as a stream of PRs on derivatives.yaml (new
+# formulas, output_differentiability, forward formulas, dispatch sections,
+# in-place / out= / view / _foreach_ formulas, saved variable types, schema
+# text; edits-tenth.json). Every 10th edit (7 edits, ~7 s of CPU; the whole
+# corpus ~60 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10 SANITIZED_EVERY 63)

@@ -433,6 +433,10 @@ const Edit k_edits[] = {
      "\n- func: my_softclip(Tensor self) -> Tensor output\n  dispatch:\n    CompositeExplicitAutograd: my_softclip\n\n"
      "- func: _foreach_my_softclip(Tensor[] self) -> Tensor[]\n  device_check: NoCheck\n  variants: function\n"
      "  dispatch:\n    CompositeExplicitAutograd: foreach_my_softclip_slow\n"},
+    // gen_variable_type emit_body (the tenth corpus' foreach-sinh-inplace-explicit-formula).
+    {"foreach-inplace-formula", "APPEND",
+     "\n- name: _foreach_sinh_(Tensor(a!)[] self) -> ()\n  self: grads[i] * self[i].cosh().conj()\n",
+     "- name: _foreach_sinh_(", true},
 };
 
 }  // namespace
