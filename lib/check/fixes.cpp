@@ -248,9 +248,13 @@ class Fixer {
 
   // Not for a finding that covers other variants: output_differentiability
   // on an entry an in-place variant shares is refused, and a generated out=
-  // variant takes no formula from it.
+  // variant takes no formula from it. A view's NAME_copy takes the view's
+  // entry whole, output_differentiability too (add_view_copy_derivatives), as
+  // PyTorch's own `indices` and `indices_copy` do.
   std::optional<SuggestedFix> formula_skeleton(const std::string& name, const std::vector<std::string>& covers) {
-    if (!covers.empty()) return std::nullopt;
+    const std::string copy = name.substr(0, name.find('.')) + "_copy" +
+                             (name.find('.') == std::string::npos ? "" : name.substr(name.find('.')));
+    if (!covers.empty() && covers != std::vector<std::string>{copy}) return std::nullopt;
     // Nor beside other overloads or variants of the name: an out= variant of
     // its signature with no returns would need output_differentiability: []
     // (gen_autograd refuses the length), the real torchgen 2.14.1 showed.
@@ -259,8 +263,13 @@ class Fixer {
     // takes no entry for one (refused by the real torchgen 2.14.1).
     if (name.find('.') != std::string::npos && name.find("functional", name.find('.')) != std::string::npos)
       return std::nullopt;
+    // The view's _copy and its out= (generated: no formula) have the view's outputs, or take none.
+    auto of_copy = [&](const std::string& other) {
+      return !covers.empty() && (other == copy || other.rfind(copy + ".", 0) == 0 || other == copy + "_out");
+    };
     for (const Operator& other : after_.operators())
-      if (other.name != name && (other.name.rfind(base + ".", 0) == 0 || other.name.rfind(base + "_", 0) == 0))
+      if (other.name != name && !of_copy(other.name) &&
+          (other.name.rfind(base + ".", 0) == 0 || other.name.rfind(base + "_", 0) == 0))
         return std::nullopt;
     const Operator* op = after_.find(name);
     const std::string file = change_derivatives();

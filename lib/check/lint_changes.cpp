@@ -25,6 +25,7 @@
 #include "table/table.h"
 #include "util/join.h"
 #include "registry/operator_name.h"
+#include "torchgen/schema.h"
 
 namespace dispatchctl {
 namespace {
@@ -103,6 +104,15 @@ bool has_tensor_input(const Operator& op) {
          });
 }
 
+// An out= operator torchgen generates from another entry's `autogen:` (its
+// schema's line is that entry's `- func:`).
+bool generated_out(const Operator& op) {
+  const std::optional<FunctionSchema> schema = operator_schema(op);
+  const std::string text = yaml_func_text(op);
+  return schema && torchgen::is_out_fn(*schema) && !text.empty() &&
+         !text.starts_with(std::string(without_namespace(op.name)) + "(");
+}
+
 // PyTorch's autograd-not-implemented kernel names the operator without its
 // overload: "derivative for aten::_add_relu is not implemented" (checked with
 // the live 2.14.1 on _add_relu.Tensor).
@@ -134,30 +144,50 @@ std::vector<Key> dense_keys_lost(const Registry& before, const Operator& old, co
   return lost;
 }
 
-// torchgen's FunctionSchema.signature(): what a functional, its in-place and
-// its out= variant share (base name without `_`, the arguments but out=
-// ones, without alias annotations). One derivatives.yaml formula serves them all.
-std::string signature_of(const Operator& op) {
-  const std::optional<FunctionSchema> schema = operator_schema(op);
-  std::string name(op.name);
-  name = name.substr(0, name.find('.'));
-  if (!schema) return std::string(op.name);
-  if (name.ends_with("_")) name.pop_back();
-  std::string sig = name + "(";
-  for (const auto& a : schema->arguments)
-    if (!(a.kwarg_only && a.is_write())) sig += type_text(a) + " " + a.name + ",";
-  return sig + ")";
+// Which derivatives.yaml entry serves an operator, as gen_variable_type
+// matches them: torchgen's FunctionSchema.signature() (what a functional, its
+// in-place and out= variants share: the base name without `_` or
+// `_functional`, no out= or TensorOptions arguments, mutable inputs as
+// returns), and for a view's NAME_copy the view's (load_derivatives'
+// add_view_copy_derivatives gives it the view's formula: one formula serves
+// the view, its _copy and a declared out= of the _copy). "" without a schema.
+std::vector<std::string> formula_groups(const Registry& after, const std::vector<Finding>& findings, size_t first) {
+  std::vector<std::optional<FunctionSchema>> schemas;
+  std::map<std::string, std::string> views;  // view_signature -> the view's signature, for views with a finding
+  for (size_t i = first; i < findings.size(); ++i) {
+    const Operator* op = after.find(findings[i].op);
+    schemas.push_back(op ? operator_schema(*op) : std::nullopt);
+    const auto& s = schemas.back();
+    // torchgen's ViewSchemaKind.aliasing: a returned alias that is not written.
+    if (s && !torchgen::base_name(*s).inplace &&
+        std::any_of(s->returns.begin(), s->returns.end(), [](const auto& r) { return !r.alias.empty() && !r.is_write(); }))
+      views.emplace(torchgen::torchgen_text(torchgen::view_signature(*s)),
+                    torchgen::torchgen_text(torchgen::signature(*s, true)));
+  }
+  std::vector<std::string> groups;
+  for (const auto& s : schemas) {
+    if (!s) {
+      groups.emplace_back();
+      continue;
+    }
+    const auto view = torchgen::base_name(*s).base.ends_with("_copy")
+                          ? views.find(torchgen::torchgen_text(torchgen::view_signature(*s)))
+                          : views.end();
+    groups.push_back(view != views.end() ? view->second : torchgen::torchgen_text(torchgen::signature(*s, true)));
+  }
+  return groups;
 }
 
-// One cause, one finding: backward-not-implemented findings of the variants
-// of one signature merge into the first's (the functional's, in YAML order), naming the others.
+// One cause, one finding: backward-not-implemented findings of the operators
+// one formula serves merge into the first's (the functional's or the view's:
+// operators are in name order, and its name is the others' prefix), naming the others.
 void merge_variants(std::vector<Finding>& findings, size_t first, const std::vector<std::string>& signatures) {
   std::map<std::string, size_t> by_signature;
   std::vector<Finding> kept(findings.begin(), findings.begin() + static_cast<std::ptrdiff_t>(first));
   for (size_t i = first; i < findings.size(); ++i) {
     Finding& f = findings[i];
     const std::string& sig = signatures[i - first];
-    if (f.rule == "backward-not-implemented" && !sig.empty()) {
+    if (f.rule == "backward-not-implemented" && f.kind.empty() && !sig.empty()) {
       auto [it, fresh] = by_signature.emplace(sig, kept.size());
       if (!fresh) {
         kept[it->second].covers.push_back(f.op);
@@ -239,6 +269,18 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
     if (!not_implemented(now)) continue;
     if (!old) {
       if (!has_tensor_input(*op)) continue;
+      if (generated_out(*op)) {
+        // Its own cause, and no formula removes it: PyTorch's practice, a note.
+        Finding f = at("backward-not-implemented", *op, now,
+                       "backward through " + op->name + " will raise " + raised_for(*op) +
+                           ": torchgen generates it (autogen:), and gen_variable_type gives a generated out= variant "
+                           "no formula (match_differentiability_info), as for the ~490 out= variants PyTorch's own "
+                           "native_functions.yaml generates; declare it with a kernel if its backward matters");
+        f.severity = Severity::Note;
+        f.kind = "generated-out";
+        out.push_back(std::move(f));
+        continue;
+      }
       out.push_back(at("backward-not-implemented", *op, now,
                        "backward through " + op->name + " will raise " + raised_for(*op) + ": it is a new operator and derivatives.yaml has no formula for it "
                            "(torchgen gives it PyTorch's autograd-not-implemented kernel); add " + formula_entry(*op) +
@@ -270,12 +312,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
                                                  "then, and autograd differentiates its decomposition)")
                                    : std::string(", or mark the outputs non-differentiable"))));
   }
-  std::vector<std::string> signatures;
-  for (size_t i = first; i < out.size(); ++i) {
-    const Operator* op = after.find(out[i].op);
-    signatures.push_back(op ? signature_of(*op) : std::string());
-  }
-  merge_variants(out, first, signatures);
+  merge_variants(out, first, formula_groups(after, out, first));
 }
 
 void lint_formula_changes(const std::map<std::string, FormulaFact>& before,

@@ -6,6 +6,7 @@
 // (api/python.py dispatch_lambda_return_str, for the operators
 // gen_python_functions binds).
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -116,11 +117,16 @@ void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::v
     return rules.python_binding_modules.count(*f.python_module) ? *f.python_module : std::string();
   };
   std::set<std::string> functionals;  // the signatures torchgen.gen groups an out= with
-  for (const auto& f : model.functions)
+  std::map<std::string, int> members;  // and how many operators share each
+  for (const auto& f : model.functions) {
     if (schema_kind(f.func) == SchemaKind::Functional) functionals.insert(torchgen_text(signature(f.func)));
+    ++members[torchgen_text(signature(f.func))];
+  }
+  // An out= beside an in-place operator and no functional: torchgen.gen refuses
+  // their group first (functional-required names them both: cia-inplace-and-out).
   auto checked = [&](const NativeFunction& f) {
-    return is_out_fn(f.func) && !bound_in(f).empty() &&
-           (f.has_cia() || functionals.count(torchgen_text(signature(f.func))));
+    const std::string sig = torchgen_text(signature(f.func));
+    return is_out_fn(f.func) && !bound_in(f).empty() && (functionals.count(sig) || (f.has_cia() && members[sig] < 2));
   };
   std::set<std::string> names, python_bases;  // only the names of those out= operators: few
   for (const auto& f : model.functions)

@@ -144,7 +144,7 @@ void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std
   const size_t before = out.size();
   // A deleted (or renamed) operator breaks each entry calling it: one finding,
   // at the first, naming the others' lines.
-  std::map<std::string, std::pair<size_t, std::string>> missing;
+  std::map<std::string, std::pair<size_t, std::string>> missing, unfit;
   for (const DeprecatedSignature& d : model.deprecated) {
     std::smatch m;
     if (!std::regex_search(d.aten, m, call_syntax)) {
@@ -191,6 +191,14 @@ void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std
     Refusal r = deprecated_refusal(d, "deprecated-no-match", "No native function with name " + call.name +
                                                                  " matched signature: " + torchgen_text(d.func));
     if (near) {
+      // One change of the operator (beta's type, a default dropped) breaks each entry calling
+      // it alike: one refusal, at the first, naming the others' lines.
+      const auto [it, fresh] =
+          unfit.emplace(near->name() + ": " + nearest, std::make_pair(out.size(), std::string()));
+      if (!fresh) {
+        it->second.second += (it->second.second.empty() ? "" : ", ") + std::to_string(d.loc.line);
+        continue;
+      }
       r.reason += " (" + near->name() + ": " + nearest + ")";
       r.fix = "make the entry fit " + near->name() + " (the `name:` schema's types, alias annotations and returns in "
               "the order of `aten: " + d.aten + "`; what the call does not pass needs a default in " + near->name() +
@@ -208,6 +216,11 @@ void check_deprecated(const TorchgenModel& model, const ReleaseRules& rules, std
   for (const auto& [name, at] : missing)
     out[at.first].reason += " (no operator the Python bindings bind is named " + name +
                             (at.second.empty() ? "" : "; the entries at lines " + at.second + " call it too") + ")";
+  for (const auto& [why, at] : unfit)
+    if (!at.second.empty())
+      out[at.first].reason += at.second.find(',') == std::string::npos
+                                  ? " (nor does the entry at line " + at.second + ", for the same reason)"
+                                  : " (nor do the entries at lines " + at.second + ", for the same reason)";
   // load_deprecated_signatures raised: group_overloads is never reached (its
   // out= entries left without their non-out one are that refusal's cascade).
   if (out.size() == before) check_deprecated_overloads(joined, out);

@@ -41,7 +41,10 @@ void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules& rul
 
 // One cause, one finding: the operators whose structured_delegate names the
 // same missing out= (a deleted one) give one delegate-missing refusal, at the
-// first of them, naming the others. `refusals` are in file and line order.
+// first of them, naming the others, and none of them is also refused as a
+// mutable operator outside every group; a formula naming no function and the
+// lone out= of that function's signature give the formula's refusal, naming
+// the out=. `refusals` are in file and line order.
 void merge_same_cause(std::vector<Refusal>& refusals);
 
 }  // namespace dispatchctl::torchgen

@@ -229,3 +229,24 @@ TEST_CASE("fixes: a new operator without a formula gets its - name: entry, outpu
                              {cost("backward-not-implemented", "aten::my_new", {"aten::my_new_"})});
   CHECK_FALSE(covering.costs[0].fix);
 }
+
+TEST_CASE("fixes: a new view without a formula gets one entry, which its _copy takes too") {
+  // load_derivatives' add_view_copy_derivatives gives NAME_copy the view's entry,
+  // output_differentiability included (PyTorch's own indices / indices_copy);
+  // the generated _copy.out takes no formula (match_differentiability_info).
+  const std::string added =
+      "\n- func: my_view(Tensor(a) self, int dim) -> Tensor(a)\n  variants: function\n  dispatch:\n"
+      "    CompositeExplicitAutograd: my_view\n\n- func: my_view_copy(Tensor self, int dim) -> Tensor\n"
+      "  variants: function\n  dispatch:\n    CompositeExplicitAutogradNonFunctional: my_view_copy\n"
+      "  tags: view_copy\n  autogen: my_view_copy.out\n";
+  const Fixed r = fix("new-view", k_natives + added, k_formulas,
+                      {cost("backward-not-implemented", "aten::my_view", {"aten::my_view_copy"})});
+  REQUIRE(r.costs[0].fix);
+  REQUIRE(r.costs[0].fix->edits.size() == 1);
+  check_edit(r.costs[0].fix->edits[0], r.derivatives, 7, 0,
+             "\n- name: my_view(Tensor(a) self, int dim) -> Tensor(a)\n  output_differentiability: [False]\n");
+  // Covering another operator than its _copy (an in-place variant): none.
+  const Fixed other = fix("new-view-other", k_natives + added, k_formulas,
+                          {cost("backward-not-implemented", "aten::my_view", {"aten::my_view_"})});
+  CHECK_FALSE(other.costs[0].fix);
+}
