@@ -313,7 +313,8 @@ void check_forward_output_types(const DifferentiabilityInfo& info, std::vector<R
 // derivatives.yaml entry of its own (find_info's exact match: the only way
 // one gets an info not derived from its reference operator's): each argument's
 // element type must equal its reference argument's type, and the entry's own
-// `Tensor(a!)[] self` is a list, not an element.
+// `Tensor(a!)[] self` is a list, not an element. Releases whose emit_body
+// derives no in-place _foreach_ formulas (1.13) have no such comparison.
 void check_foreach_inplace_entry(const DifferentiabilityInfo& info, const ReleaseRules& rules,
                                  std::vector<Refusal>& out) {
   if (!rules.foreach_inplace_needs_derivatives || !unqualified_name(info.func).starts_with("_foreach_") ||
