@@ -104,13 +104,14 @@ bool has_tensor_input(const Operator& op) {
          });
 }
 
-// An out= operator torchgen generates from another entry's `autogen:` (its
-// schema's line is that entry's `- func:`).
-bool generated_out(const Operator& op) {
-  const std::optional<FunctionSchema> schema = operator_schema(op);
-  const std::string text = yaml_func_text(op);
-  return schema && torchgen::is_out_fn(*schema) && !text.empty() &&
-         !text.starts_with(std::string(without_namespace(op.name)) + "(");
+// An out= operator torchgen generates from another entry's `autogen:`: its
+// CompositeExplicitAutograd kernel is the generated one that calls the
+// functional (the registry's record of what generated kernels call).
+bool generated_out(const Registry& registry, const Operator& op) {
+  return std::any_of(op.registrations.begin(), op.registrations.end(), [&](const Kernel& k) {
+    const GeneratedCall* call = registry.generated_call(k);
+    return call && call->kind == GeneratedCallKind::AutogenOut;
+  });
 }
 
 // PyTorch's autograd-not-implemented kernel names the operator without its
@@ -269,7 +270,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
     if (!not_implemented(now)) continue;
     if (!old) {
       if (!has_tensor_input(*op)) continue;
-      if (generated_out(*op)) {
+      if (generated_out(after, *op)) {
         // Its own cause, and no formula removes it: PyTorch's practice, a note.
         Finding f = at("backward-not-implemented", *op, now,
                        "backward through " + op->name + " will raise " + raised_for(*op) +
