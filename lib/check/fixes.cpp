@@ -252,8 +252,7 @@ class Fixer {
   // entry whole, output_differentiability too (add_view_copy_derivatives), as
   // PyTorch's own `indices` and `indices_copy` do.
   std::optional<SuggestedFix> formula_skeleton(const std::string& name, const std::vector<std::string>& covers) {
-    const std::string copy = name.substr(0, name.find('.')) + "_copy" +
-                             (name.find('.') == std::string::npos ? "" : name.substr(name.find('.')));
+    const std::string copy = view_copy_name(name);
     if (!covers.empty() && covers != std::vector<std::string>{copy}) return std::nullopt;
     // Nor beside other overloads or variants of the name: an out= variant of
     // its signature with no returns would need output_differentiability: []

@@ -38,6 +38,15 @@ inline std::string qualified_name(std::string_view name, std::string_view defaul
   return out;
 }
 
+// "aten::split.Tensor" -> "aten::split_copy.Tensor": the NAME_copy operator
+// torchgen pairs with a view (its view_copy variant keeps the overload name).
+inline std::string view_copy_name(std::string_view view) {
+  const size_t sep = view.find("::");
+  const size_t dot = view.find('.', sep == std::string_view::npos ? 0 : sep + 2);
+  if (dot == std::string_view::npos) return std::string(view) + "_copy";
+  return std::string(view.substr(0, dot)) + "_copy" + std::string(view.substr(dot));
+}
+
 // NAMESPACE::NAME[.OVERLOAD] with both parts present and no space, what a
 // manifest must spell.
 constexpr bool is_qualified_operator_name(std::string_view name) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "registry/operator_name.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
 
@@ -49,7 +50,7 @@ class InfoMatcher {
       auto view = by_name.find(name);
       if (view == by_name.end()) continue;
       const FunctionSchema& v = view->second->func;
-      auto copy = by_name.find(std::string(unqualified_name(v)) + "_copy" + (v.overload_name.empty() ? "" : "." + v.overload_name));
+      auto copy = by_name.find(view_copy_name(op_name(v)));
       if (copy == by_name.end() || !copy->second->tags.count("view_copy")) continue;
       copies.emplace_back(&copy->second->func, &info);
     }

@@ -257,7 +257,7 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   std::stable_sort(out.begin(), out.end(), [](const Refusal& a, const Refusal& b) {
     return std::make_pair(a.loc.file, a.loc.line) < std::make_pair(b.loc.file, b.loc.line);
   });
-  merge_same_cause(out);
+  merge_same_cause(model, out);
   return out;
 }
 

@@ -2,6 +2,7 @@
 // (refusals_model2.h): ufunc_inner_loop entries and kernel namespaces.
 #include "torchgen/refusals_model2.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -146,7 +147,7 @@ void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules&, st
   }
 }
 
-void merge_same_cause(std::vector<Refusal>& refusals) {
+void merge_same_cause(const TorchgenModel& model, std::vector<Refusal>& refusals) {
   const std::string marker = "structured_delegate pointing to ";
   std::map<std::string, size_t> first;  // missing delegate -> its first refusal
   std::set<std::string> delegating;        // the operators delegating to a missing one
@@ -177,23 +178,26 @@ void merge_same_cause(std::vector<Refusal>& refusals) {
   // A formula and an out= that both name a functional no longer there (renamed,
   // or its schema changed: second corpus' index-select-op-deleted, eighth's
   // narrow-copy-int-start) are one cause: the formula's refusal names the out=
-  // too, whose own advice (declare the functional) would mislead.
-  std::map<std::string, size_t> formulas;  // the functional a formula names -> its refusal
-  for (size_t i = 0; i < kept.size(); ++i)
-    if (kept[i].id == "derivative-no-function") formulas.emplace(std::string(without_namespace(kept[i].op)), i);
+  // too, whose own advice (declare the functional) would mislead. They meet at
+  // torchgen's signature(): the formula's schema and the out='s, out arguments
+  // and overload name dropped, which is how pre_group would have paired them.
+  std::map<std::string, size_t> formulas;  // an unmatched formula's signature -> its refusal
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i].id != "derivative-no-function") continue;
+    for (const auto& info : model.derivatives)
+      if (info.loc.file == kept[i].loc.file && info.loc.line == kept[i].loc.line)
+        formulas.emplace(torchgen_text(signature(info.func)), i);
+  }
   std::set<size_t> named;
   for (size_t i = 0; i < kept.size(); ++i) {
     if (kept[i].id != "lone-out") continue;
-    const std::string out(without_namespace(kept[i].op));
-    const size_t dot = out.find('.');
-    if (dot == std::string::npos) continue;
-    const std::string overload = out.substr(dot + 1);
-    const std::string functional = overload == "out" ? out.substr(0, dot)
-                                   : overload.ends_with("_out") ? out.substr(0, out.size() - 4)
-                                                                 : std::string();
-    const auto formula = formulas.find(functional);
-    if (functional.empty() || formula == formulas.end()) continue;
-    kept[formula->second].reason += " (and " + out + ", its out= variant, has no functional of its signature now: "
+    const auto out = std::find_if(model.functions.begin(), model.functions.end(),
+                                  [&](const NativeFunction& f) { return f.name() == without_namespace(kept[i].op); });
+    if (out == model.functions.end()) continue;
+    const auto formula = formulas.find(torchgen_text(signature(out->func)));
+    if (formula == formulas.end()) continue;
+    kept[formula->second].reason += " (and " + std::string(without_namespace(kept[i].op)) +
+                                    ", its out= variant, has no functional of its signature now: "
                                     "torchgen.gen refuses it first, as a lone out=)";
     named.insert(i);
   }

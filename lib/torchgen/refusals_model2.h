@@ -44,7 +44,8 @@ void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules& rul
 // first of them, naming the others, and none of them is also refused as a
 // mutable operator outside every group; a formula naming no function and the
 // lone out= of that function's signature give the formula's refusal, naming
-// the out=. `refusals` are in file and line order.
-void merge_same_cause(std::vector<Refusal>& refusals);
+// the out= (paired by torchgen's signature()). `refusals` are in file and
+// line order.
+void merge_same_cause(const TorchgenModel& model, std::vector<Refusal>& refusals);
 
 }  // namespace dispatchctl::torchgen
