@@ -213,16 +213,35 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
   const Key before_cia = *before.catalogue().alias(Alias::CompositeImplicitAutograd);
   const auto autograd = cat.alias(Alias::Autograd);
   const auto before_autograd = before.catalogue().alias(Alias::Autograd);
+  // One finding per family removed: the variants of one torchgen signature
+  // (sspaddmm and sspaddmm.out) go together, named at the first (name order
+  // puts the functional before its .out and NAME_).
+  std::map<std::string, size_t> removed_families;
   for (const Operator* old : before.sorted_operators()) {
     const Operator* now = after.find(old->name);
     if (!old->schema || (now && now->schema)) continue;
-    Finding f = at("operator-removed", *(removed_at(*old, before, after)), nullptr,
-                   old->name + " is gone: every call raises (\"No such operator " + old->name + "\"), and so does "
-                   "every caller: its composites, derivatives.yaml formulas and Python bindings; keep the entry (or "
-                   "deprecate it first, as PyTorch does)");
+    const std::optional<FunctionSchema> schema = operator_schema(*old);
+    if (schema) {
+      const auto [family, fresh] =
+          removed_families.emplace(torchgen::torchgen_text(torchgen::signature(*schema, true)), out.size());
+      if (!fresh) {
+        out[family->second].covers.push_back(old->name);
+        continue;
+      }
+    }
+    Finding f = at("operator-removed", *(removed_at(*old, before, after)), nullptr, "");
     f.op = old->name;
     f.severity = Severity::Error;
     out.push_back(std::move(f));
+  }
+  for (size_t i = first; i < out.size(); ++i) {
+    Finding& f = out[i];
+    const std::string gone = f.covers.empty() ? f.op + " is gone" : f.op + " is gone, and " + join(f.covers) +
+                                                                         " with it (its variants)";
+    f.message = gone + ": every call raises (\"No such operator " + f.op + "\"), and so does every caller: " +
+                (f.covers.empty() ? "its" : "their") +
+                " composites, derivatives.yaml formulas and Python bindings; keep the entry (or deprecate it first, "
+                "as PyTorch does)";
   }
   for (const Operator* op : after.sorted_operators()) {
     if (!in_scope(*op)) continue;

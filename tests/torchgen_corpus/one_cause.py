@@ -136,6 +136,9 @@ CASES = [
      "one refusal: sspaddmm's beta no longer fits either deprecated.yaml entry calling it"),
     ("seventh", "nf-sspaddmm-required-flag", False, one_refusal("deprecated-no-match"),
      "one refusal: sspaddmm's new required argument fits neither deprecated.yaml entry calling it"),
+    ("seventh", "nf-sspaddmm-deleted-with-deprecated", True,
+     one("operator-removed", "aten::sspaddmm", ["aten::sspaddmm.out"]),
+     "one operator-removed for sspaddmm, covering sspaddmm.out (torchgen's costs: both gone)"),
 ]
 
 
