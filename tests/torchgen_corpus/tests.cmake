@@ -95,5 +95,5 @@ torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10
 # named returns, grads, retain_variables, wrap_opt_if, grad_input_mask, forward
 # formulas, auto_element_wise / auto_linear, output_differentiability; ids e13-;
 # edits-thirteenth.json). Every 7th edit (10 edits, ~10 s of CPU; the whole
-# corpus ~65 s), one under the sanitizers.
-torchgen_corpus_test(torchgen_corpus_thirteenth_real_verdicts --corpus thirteenth EVERY 7 SANITIZED_EVERY 67)
+# corpus ~70 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_thirteenth_real_verdicts --corpus thirteenth EVERY 7 SANITIZED_EVERY 70)
