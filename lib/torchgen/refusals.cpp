@@ -4,6 +4,7 @@
 #include "torchgen/refusals.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "torchgen/info_matcher.h"
 #include "torchgen/refusals_detail.h"
@@ -281,6 +282,22 @@ int refusal_stage(std::string_view id) {
   return 0;
 }
 
+// A refusal's stage is also no earlier than the first stage that reads its
+// file: torchgen.gen reads native_functions.yaml and tags.yaml only,
+// gen_autograd derivatives.yaml, the Python bindings deprecated.yaml. So an
+// illegal schema written both as a func: and as a derivatives.yaml name: is
+// torchgen.gen's refusal of the func: (the thirteenth corpus' Dimname[]).
+// derivative-no-function keeps torchgen.gen's rank (the deletion convention).
+int refusal_stage(const Refusal& r) {
+  const int by_kind = refusal_stage(r.id);
+  if (r.id == "derivative-no-function") return by_kind;
+  // By the file's name, as dispatchctl's inputs name them (a shipped copy may be NAME.gz).
+  const std::string file = std::filesystem::path(r.loc.file).filename().string();
+  if (file.starts_with("deprecated.yaml")) return std::max(by_kind, 2);
+  if (file.starts_with("derivatives.yaml")) return std::max(by_kind, 1);
+  return by_kind;
+}
+
 }  // namespace
 
 void refuse_if_any(const TorchgenModel& model, const ReleaseRules& rules) {
@@ -290,7 +307,7 @@ void refuse_if_any(const TorchgenModel& model, const ReleaseRules& rules) {
   // earliest stage (a view_copy operator's missing tag before the formula that
   // reads its Tensor[] output), in YAML order within it.
   const auto first = std::min_element(refusals.begin(), refusals.end(), [](const Refusal& a, const Refusal& b) {
-    return refusal_stage(a.id) < refusal_stage(b.id);
+    return refusal_stage(a) < refusal_stage(b);
   });
   throw TorchgenRefusal(*first);
 }

@@ -125,6 +125,17 @@ class EntryChecks {
                  "Replacement for \".strides()\" is currently only supported for single derivatives of the same "
                  "tensor that \".strides()\" is being called on: the formula for " + formula->names + " reads " +
                      a.name + ".sym_strides()");
+      // create_derivative saves the outputs through saved_variables too (an in-place
+      // operator's `self` output as `result`): no formula is an output's own, so an
+      // output's strides are refused in any backward formula.
+      for (std::string output : return_names(info_.func)) {
+        if (output == "self") output = "result";
+        if (reads_strides_of(t, output))
+          refuse(formula->line, "derivative-strides-other",
+                 "Replacement for \".strides()\" is currently only supported for single derivatives of the same "
+                 "tensor that \".strides()\" is being called on: the formula for " + formula->names +
+                     " reads the output's " + output + ".sym_strides()");
+      }
       for (size_t i : grads_indices(t))
         if (i >= info_.func.returns.size())
           refuse(formula->line, "grads-out-of-bounds",

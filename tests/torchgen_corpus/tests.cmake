@@ -89,3 +89,11 @@ torchgen_corpus_test(torchgen_corpus_ninth_real_verdicts --corpus ninth EVERY 9 
 # text; edits-tenth.json). Every 10th edit (7 edits, ~7 s of CPU; the whole
 # corpus ~60 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10 SANITIZED_EVERY 63)
+
+# The thirteenth corpus: written blind on derivatives.yaml, deeper into
+# tools/autograd's asserts (saved variables of many types, result / result0 /
+# named returns, grads, retain_variables, wrap_opt_if, grad_input_mask, forward
+# formulas, auto_element_wise / auto_linear, output_differentiability; ids e13-;
+# edits-thirteenth.json). Every 7th edit (10 edits, ~10 s of CPU; the whole
+# corpus ~70 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_thirteenth_real_verdicts --corpus thirteenth EVERY 7 SANITIZED_EVERY 70)

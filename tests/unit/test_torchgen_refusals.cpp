@@ -496,6 +496,50 @@ TEST_CASE("refusals: every reader of the YAML refuses with the same one line") {
                        found[0].to_string().c_str(), InputError);
 }
 
+TEST_CASE("refusals: the one line names the stage that reads the file first") {
+  // The thirteenth corpus' e13-bitmask-fill-saved-dimname-list: the same schema, which 2.14.1's
+  // BaseTy cannot read (Dimname[]), as a func: and as its formula's name:. The real torchgen
+  // 2.14.1 stops in torchgen.gen at the func: (derivatives.yaml is read by gen_autograd, later),
+  // though derivatives.yaml sorts first by path.
+  torchgen::TorchgenInputs inputs = real().inputs;
+  const std::string schema = "bitmask_fill(Tensor self, bool[3] output_mask, Dimname[] names) -> Tensor";
+  inputs.native_functions.text +=
+      "\n- func: " + schema + "\n  variants: function\n  dispatch:\n    CompositeExplicitAutograd: bitmask_fill\n";
+  inputs.derivatives->text += "\n- name: " + schema + "\n  self: bitmask_fill_backward(grad, names)\n";
+  const auto found = refusals(inputs);
+  REQUIRE(found.size() >= 2);
+  CHECK(found[0].loc.file == inputs.derivatives->path);  // YAML order: derivatives.yaml's path first
+  const auto& rules = *torchgen::rules_for_release("2.14.1");
+  torchgen::ParseOptions options{&rules, builtin_catalogue("2.14.1"), {"CPU"}};
+  torchgen::TorchgenModel model = torchgen::parse_torchgen_inputs(inputs, options);
+  torchgen::add_generated_functions(model, rules);
+  try {
+    torchgen::refuse_if_any(model, rules);
+    FAIL("not refused");
+  } catch (const torchgen::TorchgenRefusal& e) {
+    CHECK(e.refusal.loc.file == inputs.native_functions.path);
+    CHECK(e.refusal.loc.line == line_of(inputs.native_functions.text, "- func: bitmask_fill("));
+  }
+}
+
+TEST_CASE("refusals: an output's strides are saved for no formula") {
+  // The thirteenth corpus' e13-restride-result-sym-strides (refused by the real torchgen 2.14.1:
+  // create_derivative runs saved_variables over the outputs as well, and stride_expr wants the
+  // formula to be the strided tensor's own) beside e13-restride-sym-strides-single (accepted).
+  auto with_formula = [](const std::string& self_formula) {
+    torchgen::TorchgenInputs inputs = real().inputs;
+    const std::string schema = "restride(Tensor self, Tensor other) -> Tensor";
+    inputs.native_functions.text +=
+        "\n- func: " + schema + "\n  variants: function\n  dispatch:\n    CompositeExplicitAutograd: restride\n";
+    inputs.derivatives->text += "\n- name: " + schema + "\n  self: " + self_formula + "\n  other: grad.sum()\n";
+    return refusals(inputs);
+  };
+  const auto output = with_formula("grad.as_strided_symint(result.sym_sizes(), result.sym_strides())");
+  REQUIRE(output.size() == 1);
+  CHECK(output[0].id == "derivative-strides-other");
+  CHECK(with_formula("grad.as_strided_symint(self.sym_sizes(), self.sym_strides())").empty());
+}
+
 TEST_CASE("refusals: the same fields written as torchgen accepts them are accepted") {
   // Each accepted by the real torchgen of 2.14.1 (the sid chroot's, as above).
   for (const char* entry : {"\n- func: my_op(Tensor self, int dim=0) -> Tensor\n  cpp_no_default_args: ['dim']\n"
