@@ -24,7 +24,7 @@ import tempfile
 import check_verdicts as cv
 
 HERE = pathlib.Path(__file__).resolve().parent
-CORPORA = ("", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+CORPORA = ("", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twelfth")
 
 
 def check(binary, texts, base_texts, tmp, name):
