@@ -33,13 +33,30 @@ void check_torchgen_alias(const SchemaType& type, const std::string& alias) {
     throw std::invalid_argument("malformed alias annotation '" + alias + "' (torchgen takes Tensor(a!) forms only)");
 }
 
-// torchgen's Arguments.parse refuses a second '*' (PyTorch's parser takes it).
+// torchgen's Arguments.parse refuses a second '*' (PyTorch's parser takes
+// it); a last '*' with no argument after it is refused by FunctionSchema.parse,
+// which prints the schema back (without the '*': it writes one only before
+// keyword-only arguments) and asserts the text is the same (c10 takes it).
 void check_single_star(std::string_view text) {
   const size_t open = text.find('('), arrow = text.rfind(") -> ");
   if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open) return;
   int stars = 0;
-  for (std::string_view arg : split_top_level(text.substr(open + 1, arrow - open - 1)))
+  const auto arguments = split_top_level(text.substr(open + 1, arrow - open - 1));
+  for (std::string_view arg : arguments)
     if (arg == "*" && ++stars > 1) throw std::invalid_argument("kwarg-only specifier * can only occur once");
+  if (!arguments.empty() && arguments.back() == "*")
+    throw std::invalid_argument("a '*' with no keyword-only argument after it: torchgen prints the schema back "
+                                "without it and asserts the text is the same");
+}
+
+// torchgen's Return.parse splits a return at its last space (type, name): an
+// unnamed return whose annotation holds one (`Tensor(a -> *)[]`, written as an
+// argument's) leaves the type `Tensor(a ->` (c10 takes it).
+void check_return_annotation(const SchemaArgument& r) {
+  const size_t space = r.alias.rfind(' ');
+  if (r.name.empty() && space != std::string::npos)
+    throw std::invalid_argument("unrecognized type Tensor(" + r.alias.substr(0, space) + " (torchgen splits an "
+                                "unnamed return at its last space; a return's annotation is `Tensor(a)`)");
 }
 
 bool is_named(const SchemaType& type, std::string_view name) {
@@ -144,6 +161,7 @@ FunctionSchema parse_torchgen_schema(std::string_view text) {
       throw std::invalid_argument("argument '" + a.name + "' follows an out= argument but is not mutable");
   }
   for (const auto& r : schema.returns) {
+    check_return_annotation(r);
     check_torchgen_type(r.type);
     check_torchgen_alias(r.type, r.alias);
   }
