@@ -24,6 +24,29 @@ void check_torchgen_type(const SchemaType& type) {
   }
 }
 
+// torchgen's Annotation.parse regex, ^([a-z])(\|[a-z])*(!?)( -> (\*|[a-z](\|[a-z])*))?$:
+// alias sets of single lower-case letters (c10 takes any name: `Tensor(out!)`).
+// Without std::regex: every schema of the YAML is read per load.
+bool torchgen_alias_form(std::string_view ann, size_t& before, size_t& after) {
+  const auto letters = [&](size_t& pos, size_t& count) {
+    if (pos >= ann.size() || ann[pos] < 'a' || ann[pos] > 'z') return false;
+    for (++pos, count = 1; pos + 1 < ann.size() && ann[pos] == '|' && ann[pos + 1] >= 'a' && ann[pos + 1] <= 'z';
+         pos += 2)
+      ++count;
+    return true;
+  };
+  size_t pos = 0;
+  if (!letters(pos, before)) return false;
+  if (pos < ann.size() && ann[pos] == '!') ++pos;
+  after = 0;
+  if (ann.substr(pos, 4) == " -> ") {
+    pos += 4;
+    if (pos < ann.size() && ann[pos] == '*') ++pos;
+    else if (!letters(pos, after)) return false;
+  }
+  return pos == ann.size();
+}
+
 // torchgen's Annotation.parse: alias sets on Tensor types only, never a bare '!'.
 void check_torchgen_alias(const SchemaType& type, const std::string& alias) {
   if (alias.empty()) return;
@@ -31,6 +54,15 @@ void check_torchgen_alias(const SchemaType& type, const std::string& alias) {
   while (!base->contained.empty()) base = &base->contained[0];
   if (alias == "!" || base->kind != SchemaType::Kind::Named || base->name != "Tensor")
     throw std::invalid_argument("malformed alias annotation '" + alias + "' (torchgen takes Tensor(a!) forms only)");
+  size_t before = 0, after = 0;
+  if (!torchgen_alias_form(alias, before, after))
+    throw std::invalid_argument("unrecognized alias annotation " + alias +
+                                " (torchgen takes alias sets of single lower-case letters: Tensor(a!), Tensor(a -> *))");
+  if (before > 1 && alias.find('!') != std::string::npos)
+    throw std::invalid_argument("alias set larger than 1 is not mutable, got " + alias + " instead.");
+  if (before > 1 && after > 1)
+    throw std::invalid_argument("before alias set and after alias set cannot be larger than 1 at the same time, got " +
+                                alias + " instead.");
 }
 
 // torchgen's Arguments.parse refuses a second '*' (PyTorch's parser takes
