@@ -29,6 +29,11 @@ struct Refusal {
   std::string id;  // a refusal_kinds() id
   std::string reason;
   std::string fix;
+  // Where in torchgen.gen's run it is raised (find_refusals): 0 reading the
+  // entries (parse_native_yaml: FunctionSchema's and NativeFunction's asserts,
+  // before any group exists), 1 grouping, views and the files written, 2
+  // RegisterFunctionalization (late): `show` names the earliest.
+  int phase = 0;
   std::string to_string() const { return loc.to_string() + ": " + reason + "; " + fix; }
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "torchgen/info_matcher.h"
 #include "torchgen/refusals_detail.h"
@@ -236,7 +237,9 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
     check_dispatch(f, model, rules, out);
     check_schema(f, out);
     check_function(f, rules, out);
+    check_entry_fields(f, rules, out);
   }
+  const size_t read_entries = out.size();
   check_api(model, rules, out);  // FunctionSchema's and the C++ API's: before the groups, as torchgen.gen
   const ViewGroups views(model, rules);
   const InfoMatcher matcher(model);
@@ -248,6 +251,8 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
   check_more(model, rules, out);
   check_kernel_namespaces(model, rules, out);  // torchgen.gen's declarations, after the groups
   check_ufunc_kernels(model, rules, out);  // torchgen.gen's per-dispatch-key files, after the declarations
+  for (size_t i = read_entries; i < out.size(); ++i) out[i].phase = 1;
+  for (auto& r : functionalization) r.phase = 2;
   out.insert(out.end(), functionalization.begin(), functionalization.end());
   check_view_replay(model, rules, matcher, out);  // gen_autograd, after torchgen.gen
   check_returns(model, rules, out);  // the C++ API is written, then the Python bindings
@@ -305,9 +310,11 @@ void refuse_if_any(const TorchgenModel& model, const ReleaseRules& rules) {
   if (refusals.empty()) return;
   // The one line names what torchgen stops at: the first refusal of the
   // earliest stage (a view_copy operator's missing tag before the formula that
-  // reads its Tensor[] output), in YAML order within it.
+  // reads its Tensor[] output) and, within torchgen.gen, of the earliest phase
+  // (an out= whose return lost its annotation, refused as its entry is read,
+  // before the in-place operator it leaves ungrouped), in YAML order within it.
   const auto first = std::min_element(refusals.begin(), refusals.end(), [](const Refusal& a, const Refusal& b) {
-    return refusal_stage(a) < refusal_stage(b);
+    return std::make_pair(refusal_stage(a), a.phase) < std::make_pair(refusal_stage(b), b.phase);
   });
   throw TorchgenRefusal(*first);
 }

@@ -72,6 +72,9 @@ void check_view_replay(const TorchgenModel& model, const ReleaseRules& rules, co
 // tools/autograd: derivatives.yaml against the operators.
 void check_derivatives(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
                        std::vector<Refusal>& out);
+// NativeFunction's asserts on one entry's pass-through fields, raised as
+// torchgen reads it (refusals_more.cpp).
+void check_entry_fields(const NativeFunction& f, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Asserts on pass-through fields and on how formulas name gradients (refusals_more.cpp).
 void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // Names, TensorOptions and returns only FunctionSchema and the C++ API refuse,

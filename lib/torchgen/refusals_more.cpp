@@ -24,9 +24,8 @@
 #include "util/parse_number.h"
 
 namespace dispatchctl::torchgen {
-namespace {
 
-void check_fields(const NativeFunction& f, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_entry_fields(const NativeFunction& f, const ReleaseRules& rules, std::vector<Refusal>& out) {
   if (f.structured_inherits && !f.structured)
     out.push_back(make_refusal(f, "structured-inherits-unstructured",
                                "structured_inherits must also imply structured: True (" + f.name() +
@@ -66,6 +65,8 @@ void check_fields(const NativeFunction& f, const ReleaseRules& rules, std::vecto
                                "foreach kernels fall back to slow path when tensor are on different devices, "
                                "device_check not allowed to be enabled (" + f.name() + " has no device_check: NoCheck)"));
 }
+
+namespace {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -229,7 +230,6 @@ void check_more(const TorchgenModel& model, const ReleaseRules& rules, std::vect
     if (!base_name(f.func).inplace) out_of_place_bases.insert(base_name(f.func).base);
   for (const auto& f : model.functions) {
     if (f.generated) continue;
-    check_fields(f, rules, out);
     check_names(f, out_of_place_bases, rules, out);
     check_bindings(f, out);
   }

@@ -24,6 +24,29 @@ void check_torchgen_type(const SchemaType& type) {
   }
 }
 
+// torchgen's Annotation.parse regex, ^([a-z])(\|[a-z])*(!?)( -> (\*|[a-z](\|[a-z])*))?$:
+// alias sets of single lower-case letters (c10 takes any name: `Tensor(out!)`).
+// Without std::regex: every schema of the YAML is read per load.
+bool torchgen_alias_form(std::string_view ann, size_t& before, size_t& after) {
+  const auto letters = [&](size_t& pos, size_t& count) {
+    if (pos >= ann.size() || ann[pos] < 'a' || ann[pos] > 'z') return false;
+    for (++pos, count = 1; pos + 1 < ann.size() && ann[pos] == '|' && ann[pos + 1] >= 'a' && ann[pos + 1] <= 'z';
+         pos += 2)
+      ++count;
+    return true;
+  };
+  size_t pos = 0;
+  if (!letters(pos, before)) return false;
+  if (pos < ann.size() && ann[pos] == '!') ++pos;
+  after = 0;
+  if (ann.substr(pos, 4) == " -> ") {
+    pos += 4;
+    if (pos < ann.size() && ann[pos] == '*') ++pos;
+    else if (!letters(pos, after)) return false;
+  }
+  return pos == ann.size();
+}
+
 // torchgen's Annotation.parse: alias sets on Tensor types only, never a bare '!'.
 void check_torchgen_alias(const SchemaType& type, const std::string& alias) {
   if (alias.empty()) return;
@@ -31,15 +54,41 @@ void check_torchgen_alias(const SchemaType& type, const std::string& alias) {
   while (!base->contained.empty()) base = &base->contained[0];
   if (alias == "!" || base->kind != SchemaType::Kind::Named || base->name != "Tensor")
     throw std::invalid_argument("malformed alias annotation '" + alias + "' (torchgen takes Tensor(a!) forms only)");
+  size_t before = 0, after = 0;
+  if (!torchgen_alias_form(alias, before, after))
+    throw std::invalid_argument("unrecognized alias annotation " + alias +
+                                " (torchgen takes alias sets of single lower-case letters: Tensor(a!), Tensor(a -> *))");
+  if (before > 1 && alias.find('!') != std::string::npos)
+    throw std::invalid_argument("alias set larger than 1 is not mutable, got " + alias + " instead.");
+  if (before > 1 && after > 1)
+    throw std::invalid_argument("before alias set and after alias set cannot be larger than 1 at the same time, got " +
+                                alias + " instead.");
 }
 
-// torchgen's Arguments.parse refuses a second '*' (PyTorch's parser takes it).
+// torchgen's Arguments.parse refuses a second '*' (PyTorch's parser takes
+// it); a last '*' with no argument after it is refused by FunctionSchema.parse,
+// which prints the schema back (without the '*': it writes one only before
+// keyword-only arguments) and asserts the text is the same (c10 takes it).
 void check_single_star(std::string_view text) {
   const size_t open = text.find('('), arrow = text.rfind(") -> ");
   if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open) return;
   int stars = 0;
-  for (std::string_view arg : split_top_level(text.substr(open + 1, arrow - open - 1)))
+  const auto arguments = split_top_level(text.substr(open + 1, arrow - open - 1));
+  for (std::string_view arg : arguments)
     if (arg == "*" && ++stars > 1) throw std::invalid_argument("kwarg-only specifier * can only occur once");
+  if (!arguments.empty() && arguments.back() == "*")
+    throw std::invalid_argument("a '*' with no keyword-only argument after it: torchgen prints the schema back "
+                                "without it and asserts the text is the same");
+}
+
+// torchgen's Return.parse splits a return at its last space (type, name): an
+// unnamed return whose annotation holds one (`Tensor(a -> *)[]`, written as an
+// argument's) leaves the type `Tensor(a ->` (c10 takes it).
+void check_return_annotation(const SchemaArgument& r) {
+  const size_t space = r.alias.rfind(' ');
+  if (r.name.empty() && space != std::string::npos)
+    throw std::invalid_argument("unrecognized type Tensor(" + r.alias.substr(0, space) + " (torchgen splits an "
+                                "unnamed return at its last space; a return's annotation is `Tensor(a)`)");
 }
 
 bool is_named(const SchemaType& type, std::string_view name) {
@@ -144,6 +193,7 @@ FunctionSchema parse_torchgen_schema(std::string_view text) {
       throw std::invalid_argument("argument '" + a.name + "' follows an out= argument but is not mutable");
   }
   for (const auto& r : schema.returns) {
+    check_return_annotation(r);
     check_torchgen_type(r.type);
     check_torchgen_alias(r.type, r.alias);
   }

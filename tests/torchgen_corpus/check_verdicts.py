@@ -17,8 +17,10 @@ PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
 (`--corpus seventh`), edits-eighth.json an eighth, blind again
 (`--corpus eighth`), edits-ninth.json a ninth, blind, on backend dispatch
 keys, autogen, entry flags, tags and argument types (`--corpus ninth`), edits-tenth.json a tenth, blind, on derivatives.yaml
-(`--corpus tenth`), edits-thirteenth.json a thirteenth, blind, on derivatives.yaml's
-saved variables, returns, grads and forward formulas (`--corpus thirteenth`). For every edit:
+(`--corpus tenth`), edits-twelfth.json a twelfth, blind, on the schema grammar
+(annotations, `*`, list / optional types, defaults, returns, names; `--corpus twelfth`),
+edits-thirteenth.json a thirteenth, blind, on derivatives.yaml's saved variables,
+returns, grads and forward formulas (`--corpus thirteenth`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line) (for YAML that does not parse, its load-error there),
   and `show` refuses the YAML with one line naming that file:line, exit 2;
@@ -30,7 +32,7 @@ saved variables, returns, grads and forward formulas (`--corpus thirteenth`). Fo
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|thirteenth] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|twelfth|thirteenth] [--every N] [EDIT_ID...]"""
 import collections
 import concurrent.futures
 import gzip

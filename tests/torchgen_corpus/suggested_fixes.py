@@ -24,7 +24,8 @@ import tempfile
 import check_verdicts as cv
 
 HERE = pathlib.Path(__file__).resolve().parent
-CORPORA = ("", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "thirteenth")
+CORPORA = ("", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twelfth",
+           "thirteenth")
 
 
 def check(binary, texts, base_texts, tmp, name):

@@ -97,3 +97,9 @@ torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10
 # edits-thirteenth.json). Every 7th edit (10 edits, ~10 s of CPU; the whole
 # corpus ~70 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_thirteenth_real_verdicts --corpus thirteenth EVERY 7 SANITIZED_EVERY 70)
+# The twelfth corpus: written blind as a stream of PRs on the schema grammar
+# (aliasing annotations, keyword-only `*`, fixed-size and optional list types,
+# defaults, returns, overload and operator names, variants, entry flags;
+# edits-twelfth.json). Every 6th edit (10 edits, ~10 s of CPU; the whole
+# corpus ~57 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_twelfth_real_verdicts --corpus twelfth EVERY 6 SANITIZED_EVERY 57)

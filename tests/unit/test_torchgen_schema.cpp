@@ -55,3 +55,25 @@ TEST_CASE("torchgen schema: what torchgen refuses and PyTorch's parser takes") {
   CHECK_THROWS_AS(torchgen::parse_torchgen_schema("f(Dict(str, Tensor) d) -> Tensor"), std::invalid_argument);
   CHECK_THROWS_AS(torchgen::parse_torchgen_schema("f(Tensor self, ...) -> Tensor"), std::invalid_argument);
 }
+
+TEST_CASE("torchgen schema: a trailing '*' and an unnamed return's spaced annotation (the twelfth corpus)") {
+  // FunctionSchema.parse prints the schema back without the '*' and compares.
+  CHECK_THROWS_AS(torchgen::parse_torchgen_schema("band_mean(Tensor self, int dim, *) -> Tensor"),
+                  std::invalid_argument);
+  CHECK_NOTHROW(torchgen::parse_torchgen_schema("band_mean(Tensor self, *, int dim) -> Tensor"));
+  // Return.parse splits at the last space: `Tensor(a ->` is no type.
+  CHECK_THROWS_WITH_AS(torchgen::parse_torchgen_schema("split_pairs(Tensor(a) self) -> Tensor(a -> *)[]"),
+                       doctest::Contains("unrecognized type Tensor(a ->"), std::invalid_argument);
+  CHECK_NOTHROW(torchgen::parse_torchgen_schema("split_pairs(Tensor(a -> *) self) -> Tensor(a)[]"));
+}
+
+TEST_CASE("torchgen schema: alias sets are single lower-case letters (Annotation.parse's regex)") {
+  CHECK_THROWS_WITH_AS(torchgen::parse_torchgen_schema("abs.out(Tensor self, *, Tensor(out!) out) -> Tensor(out!)"),
+                       doctest::Contains("unrecognized alias annotation out!"), std::invalid_argument);
+  CHECK_THROWS_AS(torchgen::parse_torchgen_schema("f(Tensor(A) self) -> Tensor(A)"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(torchgen::parse_torchgen_schema("f(Tensor(a|b!) self) -> ()"),
+                       doctest::Contains("alias set larger than 1 is not mutable"), std::invalid_argument);
+  CHECK_NOTHROW(torchgen::parse_torchgen_schema("abs.out(Tensor self, *, Tensor(b!) out) -> Tensor(b!)"));
+  CHECK_NOTHROW(torchgen::parse_torchgen_schema("f(Tensor(a|b -> *) self) -> Tensor(a)"));
+  CHECK_NOTHROW(torchgen::parse_torchgen_schema("f(Tensor(a! -> a|b) self) -> Tensor(a!)"));
+}
