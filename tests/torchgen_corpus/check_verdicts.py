@@ -17,7 +17,9 @@ PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
 (`--corpus seventh`), edits-eighth.json an eighth, blind again
 (`--corpus eighth`), edits-ninth.json a ninth, blind, on backend dispatch
 keys, autogen, entry flags, tags and argument types (`--corpus ninth`), edits-tenth.json a tenth, blind, on derivatives.yaml
-(`--corpus tenth`). For every edit:
+(`--corpus tenth`), edits-eleventh.json an eleventh, blind, of whole PRs across
+native_functions.yaml, derivatives.yaml, tags.yaml and deprecated.yaml at once
+(`--corpus eleventh`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line) (for YAML that does not parse, its load-error there),
   and `show` refuses the YAML with one line naming that file:line, exit 2;
@@ -29,7 +31,7 @@ keys, autogen, entry flags, tags and argument types (`--corpus ninth`), edits-te
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|eleventh] [--every N] [EDIT_ID...]"""
 import collections
 import concurrent.futures
 import gzip
