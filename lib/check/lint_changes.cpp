@@ -20,6 +20,7 @@
 #include <map>
 
 #include "keys/key_summary.h"
+#include "query/predicates.h"
 #include "registry/schema_parser.h"
 #include "registry/schema_text.h"
 #include "table/table.h"
@@ -43,24 +44,25 @@ Finding at(std::string_view rule, const Operator& op, const Kernel* k, std::stri
 // Where a removed operator is located in the changed sources, like every
 // other finding: at the operator of its name left after the change (an
 // autogen'd flip.out lost with flip's `autogen:`), else at the operator now in
-// its place (the first one after it in its base file that is still there);
-// itself, in the base, when nothing is left after it.
+// its place (the first one after it in its base file that is still there), else
+// at the last one before it that is still there (an entry removed from the end
+// of the file: a fork's own operator, the eleventh corpus' fast_gelu); itself,
+// in the base, when nothing of its file is left.
 const Operator* removed_at(const Operator& old, const Registry& before, const Registry& after) {
   const std::string& name = old.name;
   if (const Operator* same = after.find(name.substr(0, name.find('.'))); same && same->schema) return same;
   const Origin& was = old.schema->origin;
-  const Operator* next = nullptr;
-  int next_line = 0;
+  const Operator *next = nullptr, *previous = nullptr;
+  int next_line = 0, previous_line = 0;
   for (const Operator* op : before.sorted_operators()) {
-    if (!op->schema || op == &old || op->schema->origin.file() != was.file() || op->schema->origin.line() < was.line())
-      continue;
+    if (!op->schema || op == &old || op->schema->origin.file() != was.file()) continue;
     const Operator* now = after.find(op->name);
-    if (now && now->schema && (!next || op->schema->origin.line() < next_line)) {
-      next = now;
-      next_line = op->schema->origin.line();
-    }
+    if (!now || !now->schema) continue;
+    const int line = op->schema->origin.line();
+    if (line >= was.line() && (!next || line < next_line)) next = now, next_line = line;
+    if (line < was.line() && (!previous || line > previous_line)) previous = now, previous_line = line;
   }
-  return next ? next : &old;
+  return next ? next : previous ? previous : &old;
 }
 
 bool math_row(Rule r) { return r == Rule::CompositeImplicitAutograd; }
@@ -131,11 +133,15 @@ std::string gradients_after(const Operator& op, const Kernel* autograd_kernel) {
 
 // The dense keys a change left without a kernel: an error, since every call
 // there raises (NotImplementedError "Could not run ... with arguments from the
-// 'CPU' backend").
+// 'CPU' backend"). Only the backends the build compiles: a CPU-only build
+// registers no CUDA kernel a YAML names (`CPU, CUDA: foo` in place of
+// CompositeExplicitAutograd), and no call reaches CUDA there either; torchgen
+// writes RegisterCUDA.cpp all the same (the eleventh corpus' rot90).
 std::vector<Key> dense_keys_lost(const Registry& before, const Operator& old, const Registry& after,
-                                 const Operator& now) {
+                                 const Operator& now, const BuildBackends& build) {
   std::vector<Key> lost;
   for (const char* name : {"CPU", "CUDA"}) {
+    if (!build.compiled_in(name)) continue;
     const auto key = after.catalogue().find(name);
     const auto old_key = before.catalogue().find(name);
     if (key && old_key && !lost_row(compute_row(before, old, *old_key).rule) &&
@@ -213,6 +219,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
   const Key before_cia = *before.catalogue().alias(Alias::CompositeImplicitAutograd);
   const auto autograd = cat.alias(Alias::Autograd);
   const auto before_autograd = before.catalogue().alias(Alias::Autograd);
+  const BuildBackends build = build_backends(after);
   // One finding per family removed: the variants of one torchgen signature
   // (sspaddmm and sspaddmm.out) go together, named at the first (name order
   // puts the functional before its .out and NAME_).
@@ -260,7 +267,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
         if (was && math_row(compute_row(before, *old, *was).rule) && lost_row(compute_row(after, *op, k).rule))
           lost.push_back(k);
       }
-      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op);
+      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op, build);
       if (!lost.empty()) {
         Finding f = at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
                        op->name + " lost its CompositeImplicitAutograd (math) kernel: " +
@@ -275,7 +282,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
         out.push_back(std::move(f));
       }
     } else if (old) {
-      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op);
+      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op, build);
       if (!dense.empty()) {
         Finding f = at("dense-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
                        op->name + " has no kernel for " + cat.name_list(dense) +

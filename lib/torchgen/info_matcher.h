@@ -54,7 +54,7 @@ class InfoMatcher {
       if (copy == by_name.end() || !copy->second->tags.count("view_copy")) continue;
       copies.emplace_back(&copy->second->func, &info);
     }
-    for (const auto& info : model.derivatives) index(info.func, &info);
+    for (const auto& info : model.derivatives) index(canonical(model, info.func), &info);
     for (const auto& [schema, info] : copies)
       if (!by_schema_.count(torchgen_text(*schema))) index(*schema, info);  // a written formula wins
   }
@@ -74,6 +74,21 @@ class InfoMatcher {
     by_schema_[torchgen_text(schema)] = info;
     auto& by_signature = schema_kind(schema) == SchemaKind::Functional ? functional_ : non_functional_;
     by_signature[torchgen_text(signature(schema, true))] = info;
+  }
+
+  // create_differentiability_info's canonical_function: an entry written for an
+  // out= (or other) variant is the formula of its signature group's operator named
+  // as the entry (split_name_params drops the overload): `- name: foo.out(...)` is
+  // foo's formula, `- name: foo_(...)` foo_'s. Not an overload naming `functional`.
+  static const FunctionSchema& canonical(const TorchgenModel& model, const FunctionSchema& written) {
+    const std::string sig = torchgen_text(signature(written));
+    const std::string_view name = unqualified_name(written);  // "foo_" for foo_, as split_name_params reads it
+    for (const auto& f : model.functions) {
+      const SchemaKind kind = schema_kind(f.func);
+      if (kind == SchemaKind::Out || f.func.overload_name.find("functional") != std::string::npos) continue;
+      if (base_name(f.func).to_string() == name && torchgen_text(signature(f.func)) == sig) return f.func;
+    }
+    return written;
   }
 
   std::map<std::string, const DifferentiabilityInfo*> by_schema_;

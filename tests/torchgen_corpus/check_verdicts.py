@@ -17,7 +17,9 @@ PR stream (`--corpus sixth`), edits-seventh.json a seventh on deprecated.yaml
 (`--corpus seventh`), edits-eighth.json an eighth, blind again
 (`--corpus eighth`), edits-ninth.json a ninth, blind, on backend dispatch
 keys, autogen, entry flags, tags and argument types (`--corpus ninth`), edits-tenth.json a tenth, blind, on derivatives.yaml
-(`--corpus tenth`), edits-twelfth.json a twelfth, blind, on the schema grammar
+(`--corpus tenth`), edits-eleventh.json an eleventh, blind, of whole PRs across
+native_functions.yaml, derivatives.yaml, tags.yaml and deprecated.yaml at once
+(`--corpus eleventh`), edits-twelfth.json a twelfth, blind, on the schema grammar
 (annotations, `*`, list / optional types, defaults, returns, names; `--corpus twelfth`),
 edits-thirteenth.json a thirteenth, blind, on derivatives.yaml's saved variables,
 returns, grads and forward formulas (`--corpus thirteenth`). For every edit:
@@ -32,7 +34,7 @@ returns, grads and forward formulas (`--corpus thirteenth`). For every edit:
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|twelfth|thirteenth] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|eleventh|twelfth|thirteenth] [--every N] [EDIT_ID...]"""
 import collections
 import concurrent.futures
 import gzip

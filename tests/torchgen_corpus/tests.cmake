@@ -90,6 +90,13 @@ torchgen_corpus_test(torchgen_corpus_ninth_real_verdicts --corpus ninth EVERY 9 
 # corpus ~60 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_tenth_real_verdicts --corpus tenth EVERY 10 SANITIZED_EVERY 63)
 
+# The eleventh corpus: written blind as whole PRs across native_functions.yaml,
+# derivatives.yaml, tags.yaml and deprecated.yaml at once (operator families end
+# to end and the piece forgotten, renames and removals, kernels moved with their
+# formulas, SymInt migrations, a view with its _copy, _foreach_ families, a fork's
+# drifted main; edits-eleventh.json). Every 7th edit (10 edits, ~10 s of CPU; the
+# whole corpus ~65 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_eleventh_real_verdicts --corpus eleventh EVERY 7 SANITIZED_EVERY 67)
 # The thirteenth corpus: written blind on derivatives.yaml, deeper into
 # tools/autograd's asserts (saved variables of many types, result / result0 /
 # named returns, grads, retain_variables, wrap_opt_if, grad_input_mask, forward
