@@ -131,6 +131,12 @@ std::string gradients_after(const Operator& op, const Kernel* autograd_kernel) {
          " where a kernel remains";
 }
 
+// What dense_keys_lost leaves unjudged: a build without CUDA registers none of
+// the CUDA kernels a YAML names, so whether CUDA keeps one is not known here.
+std::string cuda_not_judged(const BuildBackends& build) {
+  return build.compiled_in("CUDA") ? "" : " (a build without CUDA: CUDA's kernels are not judged)";
+}
+
 // The dense keys a change left without a kernel: an error, since every call
 // there raises (NotImplementedError "Could not run ... with arguments from the
 // 'CPU' backend"). Only the backends the build compiles: a CPU-only build
@@ -271,7 +277,7 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
       if (!lost.empty()) {
         Finding f = at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
                        op->name + " lost its CompositeImplicitAutograd (math) kernel: " +
-                           (dense.empty() ? "" : "calls on " + cat.name_list(dense) + " raise now; ") +
+                           (dense.empty() ? "" : "calls on " + cat.name_list(dense) + " raise now" + cuda_not_judged(build) + "; ") +
                            std::to_string(lost.size()) + (lost.size() == 1 ? " key has" : " keys have") +
                            " no kernel now and calls there raise (" + summarize_keys(cat, lost) + "); " +
                            gradients_after(*op, now) +
@@ -285,8 +291,8 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
       const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op, build);
       if (!dense.empty()) {
         Finding f = at("dense-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
-                       op->name + " has no kernel for " + cat.name_list(dense) +
-                           " any more: calls there raise \"Could not run '" + op->name + "' with arguments from the '" +
+                       op->name + " has no kernel for " + cat.name_list(dense) + " any more" + cuda_not_judged(build) +
+                           ": calls there raise \"Could not run '" + op->name + "' with arguments from the '" +
                            cat.name(dense.front()) + "' backend\"; give it those kernels back (a dispatch: entry, or "
                            "CompositeExplicitAutograd for one kernel everywhere)");
         f.severity = Severity::Error;
