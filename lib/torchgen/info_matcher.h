@@ -54,7 +54,8 @@ class InfoMatcher {
       if (copy == by_name.end() || !copy->second->tags.count("view_copy")) continue;
       copies.emplace_back(&copy->second->func, &info);
     }
-    for (const auto& info : model.derivatives) index(canonical(model, info.func), &info);
+    const CanonicalFunctions canonical_functions = canonical_index(model);
+    for (const auto& info : model.derivatives) index(canonical(canonical_functions, info.func), &info);
     for (const auto& [schema, info] : copies)
       if (!by_schema_.count(torchgen_text(*schema))) index(*schema, info);  // a written formula wins
   }
@@ -80,15 +81,23 @@ class InfoMatcher {
   // out= (or other) variant is the formula of its signature group's operator named
   // as the entry (split_name_params drops the overload): `- name: foo.out(...)` is
   // foo's formula, `- name: foo_(...)` foo_'s. Not an overload naming `functional`.
-  static const FunctionSchema& canonical(const TorchgenModel& model, const FunctionSchema& written) {
-    const std::string sig = torchgen_text(signature(written));
-    const std::string_view name = unqualified_name(written);  // "foo_" for foo_, as split_name_params reads it
-    for (const auto& f : model.functions) {
-      const SchemaKind kind = schema_kind(f.func);
-      if (kind == SchemaKind::Out || f.func.overload_name.find("functional") != std::string::npos) continue;
-      if (base_name(f.func).to_string() == name && torchgen_text(signature(f.func)) == sig) return f.func;
-    }
-    return written;
+  // Keyed by base name and signature text, computed once per model (the first
+  // operator of a key wins, in YAML order).
+  using CanonicalFunctions = std::unordered_map<std::string, const FunctionSchema*>;
+  static std::string canonical_key(std::string_view name, const FunctionSchema& s) {
+    return std::string(name) + '|' + torchgen_text(signature(s));
+  }
+  static CanonicalFunctions canonical_index(const TorchgenModel& model) {
+    CanonicalFunctions index;
+    for (const auto& f : model.functions)
+      if (schema_kind(f.func) != SchemaKind::Out && f.func.overload_name.find("functional") == std::string::npos)
+        index.emplace(canonical_key(base_name(f.func).to_string(), f.func), &f.func);
+    return index;
+  }
+  static const FunctionSchema& canonical(const CanonicalFunctions& index, const FunctionSchema& written) {
+    // "foo_" for foo_, as split_name_params reads it.
+    const auto found = index.find(canonical_key(unqualified_name(written), written));
+    return found == index.end() ? written : *found->second;
   }
 
   std::map<std::string, const DifferentiabilityInfo*> by_schema_;
