@@ -9,6 +9,9 @@ Measures (median of --runs; CPU = user + system of the process):
   * `show aten::add` (builtin 2.14.1), process start included
   * `has-kernel aten::std --works` at CPU and at SparseCPU (recorded calls followed)
   * `check` of a whole built-in registry
+  * the torchgen gate (issue 31) on 2.14.1's own YAML: the lint alone
+    (`check torchgen:Y`), and `check --base` as a PR gate runs it (the base
+    and the change each parsed, refused, predicted and compared)
   * `report --format json` and the HTML page over builtin:2.14.1
   * the same from a JSON manifest (the import of the real 2.14.1 dump)
   * in-process phases: load / compute all tables / render all (bench_phases)
@@ -145,6 +148,24 @@ def core_rows(tool, runs):
     return rows
 
 
+def torchgen_rows(tool, runs, tmp):
+    """The YAML gate on the unchanged 2.14.1 YAML (tests/data's shipped copy):
+    what every `check --base` of a PR costs before its edit's own findings."""
+    yaml = os.path.join(tmp, "torchgen-2.14.1")
+    os.mkdir(yaml)
+    shipped = os.path.join(ROOT, "tests", "data", "torch-2.14.1", "torchgen")
+    for name in ("native_functions.yaml", "tags.yaml", "derivatives.yaml", "deprecated.yaml"):
+        with gzip.open(os.path.join(shipped, name + ".gz")) as packed, open(os.path.join(yaml, name), "wb") as out:
+            out.write(packed.read())
+    return [
+        ("check torchgen:Y (the lint alone, 2.14.1 YAML)",
+         measure([tool, "check", f"torchgen:{yaml}"], runs, (0, 1)), "", ""),
+        ("check builtin:2.14.1 torchgen:Y --base (unchanged)",
+         measure([tool, "check", "builtin:2.14.1", f"torchgen:{yaml}", "--base", "builtin:2.14.1", "--base",
+                  f"torchgen:{yaml}"], runs, (0, 1)), "", "<= 1 s CPU"),
+    ]
+
+
 def manifest_rows(tool, runs, tmp):
     """Jobs that read a JSON manifest (the import of the real 2.14.1 dump)."""
     manifest = os.path.join(tmp, "torch-2.14.1.json")
@@ -199,6 +220,7 @@ def main():
         rows = core_rows(tool, args.runs)
         more, phase_sources = manifest_rows(tool, args.runs, tmp)
         rows += more
+        rows += torchgen_rows(tool, args.runs, tmp)
         phase_report = phase_medians(phases, ["builtin:1.13.1", "builtin:2.14.1", *phase_sources], args.runs)
     torch = torch_rows(args.runs)
 

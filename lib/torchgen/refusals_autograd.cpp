@@ -285,11 +285,11 @@ bool is_argument_name(const FunctionSchema& s, const std::string& name) {
   return std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) { return a.name == name; });
 }
 
-void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                    std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;
   std::map<const DifferentiabilityInfo*, EntryChecks> checks;
   for (const auto& info : model.derivatives) checks.emplace(&info, EntryChecks(info, out)).first->second.check_loading();
-  const InfoMatcher matcher(model);
   for (const auto& f : model.functions) {
     if (rules.foreach_inplace_needs_derivatives && is_foreach(f) && !matcher.find(f))
       check_foreach_outputs(f, model, rules, checks);

@@ -338,7 +338,8 @@ void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, 
   for (const auto& f : model.functions) check_inplace_view_tag(f, rules, out);
 }
 
-void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                         std::vector<Refusal>& out) {
   if (!model.has_derivatives_yaml) return;
   for (const auto& info : model.derivatives) {
     check_input_named_as_return(info, out);
@@ -348,7 +349,6 @@ void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, 
     check_forward_output_types(info, out);
     check_foreach_inplace_entry(info, rules, out);
   }
-  const InfoMatcher matcher(model);
   const std::vector<Refusal> found = out;
   for (const auto& f : model.functions) {
     check_view_function_returns(f, rules, matcher, found, out);

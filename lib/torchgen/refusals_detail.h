@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "torchgen/grouping.h"
 #include "torchgen/info_matcher.h"
 #include "torchgen/model.h"
 #include "torchgen/refusals.h"
@@ -60,7 +61,8 @@ class PythonBindings {
 // operators outside every group), which torchgen.gen writes after the C++ API
 // and its other asserts.
 void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
-                  std::vector<Refusal>& out, std::vector<Refusal>& functionalization);
+                  const std::vector<SignatureGroup>& groups, std::vector<Refusal>& out,
+                  std::vector<Refusal>& functionalization);
 // NativeFunctionsViewGroup: view operators and their _copy variants, their
 // functionalization kernels and ViewMeta, the composite _copy kernels.
 void check_views(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
@@ -83,13 +85,15 @@ void check_api(const TorchgenModel& model, const ReleaseRules& rules, std::vecto
 void check_returns(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // tools/autograd's loading of each formula and gen_variable_type's matching
 // of formulas with differentiable inputs and outputs (refusals_autograd.cpp).
-void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_autograd(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                    std::vector<Refusal>& out);
 // get_grouped_by_view_native_functions' view_schema_kind, which torchgen.gen
 // asserts before grouping by signature (refusals_autograd2.cpp).
 void check_inplace_views(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // More of tools/autograd's asserts (refusals_autograd2.cpp): formula names,
 // in-place views without their tag, view functions' returns, _foreach_ Tensor overloads.
-void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_autograd_more(const TorchgenModel& model, const ReleaseRules& rules, const InfoMatcher& matcher,
+                         std::vector<Refusal>& out);
 // The Python bindings' arguments, returns and overloads (refusals_python.cpp).
 void check_python_bindings(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
 // PythonSignature.signature_str(skip_outputs=True) near enough, and the binding

@@ -136,9 +136,10 @@ void check_ungrouped_mutable(const SignatureGroup& group, const TorchgenModel& m
 }  // namespace
 
 void check_groups(const TorchgenModel& model, const ReleaseRules& rules, const ViewGroups& views,
-                  std::vector<Refusal>& out, std::vector<Refusal>& functionalization) {
+                  const std::vector<SignatureGroup>& groups, std::vector<Refusal>& out,
+                  std::vector<Refusal>& functionalization) {
   check_duplicate_signatures(model, out);
-  for (const SignatureGroup& group : group_by_signature(model.functions)) {
+  for (const SignatureGroup& group : groups) {
     check_ungrouped_mutable(group, model, rules, views, functionalization);
     check_out_variant_possible(group, model, rules, out);
     check_functional_present(group, model, out);

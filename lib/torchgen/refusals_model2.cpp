@@ -117,7 +117,8 @@ std::string ufunc_inner_loop_problem(const std::vector<std::pair<std::string, st
   return "";
 }
 
-void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules&, std::vector<Refusal>& out) {
+void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules&,
+                             const std::vector<SignatureGroup>& groups, std::vector<Refusal>& out) {
   for (const auto& f : model.functions) {
     if (f.generated) continue;
     for (const auto& [key, kernel] : f.kernel_names)
@@ -130,7 +131,7 @@ void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules&, st
   }
   // get_grouped_native_functions: a functional with its out= is one
   // NativeFunctionsGroup, whose primary for in-tree backends is the out=.
-  for (const auto& group : group_by_signature(model.functions)) {
+  for (const auto& group : groups) {
     for (const auto& [kind, index] : group.members) {
       if (group.is_full_group() && kind != SchemaKind::Out) continue;
       const NativeFunction& f = model.functions[index];

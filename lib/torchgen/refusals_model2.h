@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "torchgen/grouping.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
 
@@ -37,7 +38,8 @@ std::string unrecognized_type(const FunctionSchema& schema, const ReleaseRules& 
 // namespace (gen.py get_native_function_declarations_from_ns_grouped_kernels:
 // "Codegen only supports one namespace per operator"; a NativeFunctionsGroup's
 // out= kernels stand for it).
-void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_kernel_namespaces(const TorchgenModel& model, const ReleaseRules& rules,
+                             const std::vector<SignatureGroup>& groups, std::vector<Refusal>& out);
 
 // One cause, one finding: the operators whose structured_delegate names the
 // same missing out= (a deleted one) give one delegate-missing refusal, at the

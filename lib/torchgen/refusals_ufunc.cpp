@@ -196,9 +196,10 @@ class UfuncKernels {
 
 }  // namespace
 
-void check_ufunc_kernels(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out) {
+void check_ufunc_kernels(const TorchgenModel& model, const ReleaseRules& rules,
+                         const std::vector<SignatureGroup>& groups, std::vector<Refusal>& out) {
   if (rules.ufunc_dtype_classes.empty()) return;  // not recorded for the release: not checked
-  for (const auto& group : group_by_signature(model.functions)) {
+  for (const auto& group : groups) {
     if (!group.is_full_group()) continue;  // gen.py's structured_native_functions are NativeFunctionsGroups
     const NativeFunction& o = model.functions[group.members.at(SchemaKind::Out)];
     if (!o.structured || o.ufunc_inner_loop.empty() || o.generated) continue;

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "torchgen/grouping.h"
 #include "torchgen/model.h"
 #include "torchgen/release_rules.h"
 
@@ -20,6 +21,7 @@ namespace dispatchctl::torchgen {
 // CUDAFunctorOnSelf / OnOther one a CUDAFunctor one and a binary operator;
 // CUDA needs a Generic or ScalarOnly loop unless its functors are written).
 // One refusal per operator, at its out= entry.
-void check_ufunc_kernels(const TorchgenModel& model, const ReleaseRules& rules, std::vector<Refusal>& out);
+void check_ufunc_kernels(const TorchgenModel& model, const ReleaseRules& rules,
+                         const std::vector<SignatureGroup>& groups, std::vector<Refusal>& out);
 
 }  // namespace dispatchctl::torchgen
