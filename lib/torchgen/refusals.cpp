@@ -272,53 +272,23 @@ std::vector<Refusal> find_refusals(const TorchgenModel& model, const ReleaseRule
 
 namespace {
 
-// When torchgen raises a kind: its stage (torchgen.gen, then gen_autograd, then
-// gen_autograd_python), and within torchgen.gen the step, read from where its
-// table entry says torchgen asserts. torchgen.gen reads the YAML entry by entry
-// (model.py's from_yaml and __post_init__, FunctionSchema, the yaml loader),
-// then generates variants and checks the whole list (native_function_generation,
-// error_check_native_functions), then groups (NativeFunctionsGroup,
-// NativeFunctionsViewGroup), and only then writes code (the C++ API, kernels,
-// functionalization): a lone out= is raised before a lone in-place operator's
-// functionalization, whatever their lines. A formula whose operator is gone
-// ranks first: a deletion or a schema change is located at the formula that
-// needs the old schema (the eighth corpus' narrow_copy), though torchgen.gen
-// may name the change's out= first.
-constexpr int k_gen_autograd_stage = 4;         // after torchgen.gen's four steps (0-3)
-constexpr int k_gen_autograd_python_stage = 5;  // the Python bindings, last
-
-int refusal_stage(std::string_view id) {
-  const RefusalKind* kind = refusal_kind(id);
-  if (!kind || id == "derivative-no-function") return 0;
-  const std::string_view source = kind->source;
-  auto in_source = [&](std::string_view text) { return source.find(text) != std::string_view::npos; };
-  for (std::string_view python : {"gen_autograd_python", "api/python.py", "gen_python_functions"})
-    if (in_source(python)) return k_gen_autograd_python_stage;
-  for (std::string_view autograd : {"tools/autograd", "api/autograd.py", "(gen_autograd)"})
-    if (in_source(autograd)) return k_gen_autograd_stage;
-  if (in_source("NativeFunctionsGroup") || in_source("NativeFunctionsViewGroup") || in_source("view_schema_kind"))
-    return 2;
-  if (in_source("native_function_generation.py") || in_source("error_check_native_functions")) return 1;
-  for (std::string_view entry : {"NativeFunction.", "FunctionSchema", "DispatchKey.parse", "BaseOperatorName",
-                                 "yaml_utils.py", "gen.py parse_"})
-    if (in_source(entry)) return 0;
-  return 3;
-}
-
-// A refusal's stage is also no earlier than the first stage that reads its
-// file: torchgen.gen reads native_functions.yaml and tags.yaml only,
-// gen_autograd derivatives.yaml, the Python bindings deprecated.yaml. So an
-// illegal schema written both as a func: and as a derivatives.yaml name: is
-// torchgen.gen's refusal of the func: (the thirteenth corpus' Dimname[]).
-// derivative-no-function keeps torchgen.gen's rank (the deletion convention).
+// A refusal's stage is its kind's (refusals.h), and no earlier than the first
+// stage that reads its file: torchgen.gen reads native_functions.yaml and
+// tags.yaml only, gen_autograd derivatives.yaml, the Python bindings
+// deprecated.yaml. So an illegal schema written both as a func: and as a
+// derivatives.yaml name: is torchgen.gen's refusal of the func: (the thirteenth
+// corpus' Dimname[]). derivative-no-function keeps its kind's rank (the
+// deletion convention: refusal_kinds_autograd.cpp).
 int refusal_stage(const Refusal& r) {
-  const int by_kind = refusal_stage(r.id);
-  if (r.id == "derivative-no-function") return by_kind;
+  const RefusalKind* kind = refusal_kind(r.id);
+  const RefusalStage by_kind = kind ? kind->stage : RefusalStage::ReadingEntries;
+  RefusalStage by_file = RefusalStage::ReadingEntries;
   // By the file's name, as dispatchctl's inputs name them (a shipped copy may be NAME.gz).
   const std::string file = std::filesystem::path(r.loc.file).filename().string();
-  if (file.starts_with("deprecated.yaml")) return std::max(by_kind, k_gen_autograd_python_stage);
-  if (file.starts_with("derivatives.yaml")) return std::max(by_kind, k_gen_autograd_stage);
-  return by_kind;
+  if (file.starts_with("deprecated.yaml")) by_file = RefusalStage::PythonBindings;
+  if (file.starts_with("derivatives.yaml")) by_file = RefusalStage::Autograd;
+  if (r.id == "derivative-no-function") by_file = RefusalStage::ReadingEntries;
+  return static_cast<int>(std::max(by_kind, by_file));
 }
 
 }  // namespace

@@ -16,8 +16,22 @@
 
 namespace dispatchctl::torchgen {
 
+// When a build raises a kind: torchgen.gen's four steps (it reads the YAML
+// entry by entry, generates variants and checks the whole list, groups, and
+// only then writes code), then gen_autograd, then the Python bindings. `show`
+// names the refusal of the earliest stage, as a build stops there.
+enum class RefusalStage {
+  ReadingEntries,     // model.py's from_yaml / __post_init__, FunctionSchema, the yaml loader
+  GeneratedVariants,  // native_function_generation.py, error_check_native_functions
+  Groups,             // NativeFunctionsGroup, NativeFunctionsViewGroup, view_schema_kind
+  WritingCode,        // the C++ API, kernels, functionalization
+  Autograd,           // tools/autograd (gen_autograd)
+  PythonBindings,     // gen_autograd_python
+};
+
 struct RefusalKind {
   std::string_view id;
+  RefusalStage stage;
   std::string_view source;   // torchgen's file and function that asserts
   std::string_view summary;  // what torchgen refuses, in plain words
   std::string_view fix;      // the fix every refusal of this kind suggests
