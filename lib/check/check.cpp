@@ -155,7 +155,12 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
                        "releases with `dispatchctl diff`)");
     if (base.registry && result.registry && result.in_scope && result.not_loaded.empty()) {
       std::vector<Finding> costs;
-      lint_changes(*base.registry, *result.registry, result.in_scope, costs);
+      // CUDA judged from the YAML only when both sides are YAML (a manifest
+      // over a CPU-only base says nothing about CUDA).
+      std::optional<CudaKernelsByYaml> cuda_by_yaml;
+      if (base.cuda_kernels_by_yaml && result.cuda_kernels_by_yaml)
+        cuda_by_yaml = CudaKernelsByYaml{*base.cuda_kernels_by_yaml, *result.cuda_kernels_by_yaml};
+      lint_changes(*base.registry, *result.registry, result.in_scope, cuda_by_yaml, costs);
       lint_formula_changes(base.formulas, result.formulas, costs);
       suggest_fixes(*base.registry, *result.registry, base.formulas, result.formulas, costs);
       // Located like every other finding (a JSON manifest's pointer becomes its line).
@@ -184,6 +189,7 @@ CheckResult run_check(const std::vector<std::string>& sources, const CheckOption
   result.notes = std::move(load.notes);
   result.not_loaded = std::move(load.not_loaded);
   result.formulas = std::move(load.formulas);
+  result.cuda_kernels_by_yaml = std::move(load.cuda_kernels_by_yaml);
   std::vector<Finding> findings = std::move(load.findings);
   if (load.registry) {
     const Registry& registry = *load.registry;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,7 @@ struct CheckResult {
   // is claimed fixed: the base's findings all stay pre-existing.
   std::vector<std::string> not_loaded;
   std::map<std::string, FormulaFact> formulas;  // the torchgen: sources' derivatives.yaml entries (load.h)
+  std::optional<std::set<std::string>> cuda_kernels_by_yaml;  // load.h
   bool has_errors() const;
 };
 

@@ -2,8 +2,9 @@
 // comparing each operator in scope before and after the change.
 //   operator-removed: an operator the base defines is gone (an error: every
 //     call raises).
-//   dense-kernel-lost: CPU or CUDA had a kernel and has none (an error; when
-//     the math kernel is what went, math-kernel-lost says it, as an error).
+//   dense-kernel-lost: no dense backend (CPU, CUDA) keeps a kernel where one
+//     had one (an error; when the math kernel is what went, math-kernel-lost
+//     says it, as an error; dense_kernels.h).
 //   math-kernel-lost: the operator had a CompositeImplicitAutograd kernel and
 //     lost it (a `dispatch:` table on an operator that had none replaces the
 //     implicit CompositeImplicitAutograd entry), leaving keys without a kernel.
@@ -131,32 +132,6 @@ std::string gradients_after(const Operator& op, const Kernel* autograd_kernel) {
          " where a kernel remains";
 }
 
-// What dense_keys_lost leaves unjudged: a build without CUDA registers none of
-// the CUDA kernels a YAML names, so whether CUDA keeps one is not known here.
-std::string cuda_not_judged(const BuildBackends& build) {
-  return build.compiled_in("CUDA") ? "" : " (a build without CUDA: CUDA's kernels are not judged)";
-}
-
-// The dense keys a change left without a kernel: an error, since every call
-// there raises (NotImplementedError "Could not run ... with arguments from the
-// 'CPU' backend"). Only the backends the build compiles: a CPU-only build
-// registers no CUDA kernel a YAML names (`CPU, CUDA: foo` in place of
-// CompositeExplicitAutograd), and no call reaches CUDA there either; torchgen
-// writes RegisterCUDA.cpp all the same (the eleventh corpus' rot90).
-std::vector<Key> dense_keys_lost(const Registry& before, const Operator& old, const Registry& after,
-                                 const Operator& now, const BuildBackends& build) {
-  std::vector<Key> lost;
-  for (const char* name : {"CPU", "CUDA"}) {
-    if (!build.compiled_in(name)) continue;
-    const auto key = after.catalogue().find(name);
-    const auto old_key = before.catalogue().find(name);
-    if (key && old_key && !lost_row(compute_row(before, old, *old_key).rule) &&
-        lost_row(compute_row(after, now, *key).rule))
-      lost.push_back(*key);
-  }
-  return lost;
-}
-
 // Which derivatives.yaml entry serves an operator, as gen_variable_type
 // matches them: torchgen's FunctionSchema.signature() (what a functional, its
 // in-place and out= variants share: the base name without `_` or
@@ -218,14 +193,14 @@ void merge_variants(std::vector<Finding>& findings, size_t first, const std::vec
 }  // namespace
 
 void lint_changes(const Registry& before, const Registry& after, const std::function<bool(const Operator&)>& in_scope,
-                  std::vector<Finding>& out) {
+                  const std::optional<CudaKernelsByYaml>& cuda_by_yaml, std::vector<Finding>& out) {
   const size_t first = out.size();
   const Catalogue& cat = after.catalogue();
   const Key cia = *cat.alias(Alias::CompositeImplicitAutograd);
   const Key before_cia = *before.catalogue().alias(Alias::CompositeImplicitAutograd);
   const auto autograd = cat.alias(Alias::Autograd);
   const auto before_autograd = before.catalogue().alias(Alias::Autograd);
-  const BuildBackends build = build_backends(after);
+  const DenseKernels dense_kernels(before, after, cuda_by_yaml);
   // One finding per family removed: the variants of one torchgen signature
   // (sspaddmm and sspaddmm.out) go together, named at the first (name order
   // puts the functional before its .out and NAME_).
@@ -273,11 +248,11 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
         if (was && math_row(compute_row(before, *old, *was).rule) && lost_row(compute_row(after, *op, k).rule))
           lost.push_back(k);
       }
-      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op, build);
+      const std::vector<Key> dense = dense_kernels.lost(*old, *op);
       if (!lost.empty()) {
         Finding f = at("math-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
                        op->name + " lost its CompositeImplicitAutograd (math) kernel: " +
-                           (dense.empty() ? "" : "calls on " + cat.name_list(dense) + " raise now" + cuda_not_judged(build) + "; ") +
+                           (dense.empty() ? "" : "calls on " + cat.name_list(dense) + " raise now" + dense_kernels.unjudged_note() + "; ") +
                            std::to_string(lost.size()) + (lost.size() == 1 ? " key has" : " keys have") +
                            " no kernel now and calls there raise (" + summarize_keys(cat, lost) + "); " +
                            gradients_after(*op, now) +
@@ -288,10 +263,10 @@ void lint_changes(const Registry& before, const Registry& after, const std::func
         out.push_back(std::move(f));
       }
     } else if (old) {
-      const std::vector<Key> dense = dense_keys_lost(before, *old, after, *op, build);
+      const std::vector<Key> dense = dense_kernels.lost(*old, *op);
       if (!dense.empty()) {
         Finding f = at("dense-kernel-lost", *op, op->registrations.empty() ? nullptr : &op->registrations.front(),
-                       op->name + " has no kernel for " + cat.name_list(dense) + " any more" + cuda_not_judged(build) +
+                       op->name + " has no kernel for " + cat.name_list(dense) + " any more" + dense_kernels.unjudged_note() +
                            ": calls there raise \"Could not run '" + op->name + "' with arguments from the '" +
                            cat.name(dense.front()) + "' backend\"; give it those kernels back (a dispatch: entry, or "
                            "CompositeExplicitAutograd for one kernel everywhere)");

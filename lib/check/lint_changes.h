@@ -4,9 +4,11 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "check/dense_kernels.h"
 #include "check/finding.h"
 #include "registry/registry.h"
 
@@ -26,8 +28,10 @@ struct FormulaFact {
 };
 
 
+// cuda_by_yaml: for a build without CUDA checked against torchgen YAML, what
+// CUDA gets from the YAML (dense_kernels.h); nullopt leaves CUDA unjudged there.
 void lint_changes(const Registry& before, const Registry& after, const std::function<bool(const Operator&)>& in_scope,
-                  std::vector<Finding>& out);
+                  const std::optional<CudaKernelsByYaml>& cuda_by_yaml, std::vector<Finding>& out);
 
 // The formulas' own costs (derivatives.yaml compared entry by entry): a
 // formula replaced by not_implemented(…) (backward raises), a forward formula

@@ -189,6 +189,8 @@ bool load_torchgen_source_for_check(const SourceSpec& source, CheckLoad& load) {
     options.go_on_after_refusal = true;
     if (!source.build_backends.empty())
       options.build_backends = parse_build_backends(source.build_backends, registry->torch_version());
+    if (!options.build_backends.count("CUDA"))
+      load.cuda_kernels_by_yaml = operators_with_kernel_at(*model, rules, "CUDA");
     apply_predictions(*registry, predict_from_model(*model, rules, options), inputs.native_functions.path);
   } catch (const InputError& e) {
     findings.push_back(from_input_error(e.what(), inputs));

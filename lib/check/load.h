@@ -4,6 +4,8 @@
 #pragma once
 
 #include <map>
+#include <optional>
+#include <set>
 
 #include <memory>
 #include <string>
@@ -28,6 +30,9 @@ struct CheckLoad {
   // lacks what they would have changed, so comparing it with a base says nothing.
   std::vector<std::string> not_loaded;
   std::map<std::string, FormulaFact> formulas;  // by the entry's operator name
+  // torchgen: sources read for a build without CUDA: the operators the YAML
+  // gives a CUDA kernel (dense_kernels.h), which such a registry lacks.
+  std::optional<std::set<std::string>> cuda_kernels_by_yaml;
 };
 
 // A first manifest file goes over its release's built-in registry as the

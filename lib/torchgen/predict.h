@@ -45,6 +45,12 @@ struct Predictions {
   std::vector<PredictedRegistration> registrations;  // per operator in YAML order
 };
 
+// The operators ("aten::bincount") the YAML gives a kernel at `key` (a
+// dispatch: entry, or their structured group's), whether the build compiles
+// `key` or not: torchgen writes Register<Key>.cpp for CUDA in every build.
+std::set<std::string> operators_with_kernel_at(const TorchgenModel& model, const ReleaseRules& rules,
+                                               const std::string& key);
+
 // compiled_keys: the Register<Key>.cpp files the build links.
 std::set<std::string> compiled_keys(const ReleaseRules& rules, const std::set<std::string>& build_backends);
 // `model` must already hold the generated variants (add_generated_functions).

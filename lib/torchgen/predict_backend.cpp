@@ -132,6 +132,16 @@ void predict_functionalization(const TorchgenModel& model, const std::vector<Sig
   }
 }
 
+std::set<std::string> operators_with_kernel_at(const TorchgenModel& model, const ReleaseRules& rules,
+                                               const std::string& key) {
+  std::vector<PredictedRegistration> registrations;
+  predict_backend_kernels(model, group_by_signature(model.functions), rules, {key}, registrations);
+  std::set<std::string> out;
+  for (const PredictedRegistration& r : registrations)
+    if (r.key == key) out.insert(r.op);
+  return out;
+}
+
 std::set<std::string> compiled_keys(const ReleaseRules& rules, const std::set<std::string>& build_backends) {
   std::set<std::string> keys = rules.always_compiled_keys;
   for (const auto& backend : build_backends)
