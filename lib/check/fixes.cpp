@@ -11,81 +11,16 @@
 #include <algorithm>
 #include <map>
 
+#include "check/fixes_lines.h"
 #include "check/lint_changes.h"
 #include "registry/schema_parser.h"
-#include "util/file_io.h"
 #include "registry/operator_name.h"
 #include "torchgen/schema.h"
 
 namespace dispatchctl {
 namespace {
 
-using Lines = std::vector<std::string>;
-
-// The file's lines, each with its '\n' (empty when it cannot be read: a builtin: base has no file).
-const Lines& lines_of(std::map<std::string, Lines>& cache, const std::string& file) {
-  auto [it, fresh] = cache.try_emplace(file);
-  if (!fresh || file.empty()) return it->second;
-  std::string text;
-  try {
-    text = read_input_file(file);
-  } catch (const std::exception&) {
-    return it->second;
-  }
-  for (size_t at = 0; at < text.size();) {
-    size_t end = text.find('\n', at);
-    end = end == std::string::npos ? text.size() : end + 1;
-    it->second.push_back(text.substr(at, end - at));
-    at = end;
-  }
-  return it->second;
-}
-
-// A YAML entry: its first line (1-based) and the lines below it indented under it.
-struct Range {
-  int first = 0, end = 0;  // [first, end), 1-based
-};
-Range entry_at(const Lines& lines, int line) {
-  if (line <= 0 || line > static_cast<int>(lines.size()) || !lines[line - 1].starts_with("- ")) return {};
-  int end = line;
-  while (end < static_cast<int>(lines.size()) && lines[end].starts_with(" ")) ++end;
-  return {line, end + 1};
-}
-
-// The entry's `dispatch:` table (its line and the deeper-indented ones), or an empty range.
-Range dispatch_table(const Lines& lines, Range entry) {
-  for (int n = entry.first + 1; n < entry.end; ++n)
-    if (lines[n - 1].starts_with("  dispatch:")) {
-      int end = n + 1;
-      while (end < entry.end && lines[end - 1].starts_with("    ")) ++end;
-      return {n, end};
-    }
-  return {};
-}
-
-std::string text_of(const Lines& lines, Range r) {
-  std::string out;
-  for (int n = r.first; n < r.end; ++n) out += lines[n - 1];
-  if (!out.empty() && out.back() != '\n') out += '\n';
-  return out;
-}
-
-// Where in the change's file the base's entry goes back: before the first
-// entry that followed it in the base and is still there (the same first
-// line: the next one may have been deleted with it), else at the end.
-FixEdit reinsert(const Lines& base, Range entry, const Lines& change, const std::string& file) {
-  FixEdit edit{file, static_cast<int>(change.size()) + 1, 0, text_of(base, entry) + "\n"};
-  for (int n = entry.end; n <= static_cast<int>(base.size()); ++n) {
-    if (!base[n - 1].starts_with("- ")) continue;
-    const auto next = std::find(change.begin(), change.end(), base[n - 1]);
-    if (next == change.end()) continue;
-    edit.line = static_cast<int>(next - change.begin()) + 1;
-    break;
-  }
-  if (edit.line > static_cast<int>(change.size()) && !change.empty() && change.back() != "\n")
-    edit.insert = "\n" + text_of(base, entry);
-  return edit;
-}
+using namespace fix_lines;
 
 const FormulaFact* formula_of(const std::map<std::string, FormulaFact>& formulas, const std::string& op) {
   for (const auto& [name, fact] : formulas)
@@ -106,6 +41,7 @@ class Fixer {
     if (f.rule != "backward-not-implemented") return std::nullopt;
     if (auto fix = restore_formula(f.op)) return fix;
     if (before_.find(f.op)) return restore_dispatch(f.op);
+    if (auto fix = formula_to_view(f.op)) return fix;
     return formula_skeleton(f.op, f.covers);
   }
 
@@ -147,12 +83,35 @@ class Fixer {
     const Range old_table = dispatch_table(base, was);
     const Range table = dispatch_table(change, entry);
     const std::string insert = old_table.first ? text_of(base, old_table) : std::string();
+    if (table.first && !old_table.first)
+      return back_to_implicit(name, {file, table.first, table.end - table.first, ""});
     if (table.first)
-      return SuggestedFix{old_table.first ? "give " + name + " the base's dispatch: table back"
-                                 : "delete " + name + "'s dispatch: table (CompositeImplicitAutograd again)",
-                 {{file, table.first, table.end - table.first, insert}}};
+      return SuggestedFix{"give " + name + " the base's dispatch: table back",
+                          {{file, table.first, table.end - table.first, insert}}};
     if (insert.empty()) return std::nullopt;
     return SuggestedFix{"give " + name + " the base's dispatch: table back", {{file, entry.end, 0, insert}}};
+  }
+
+  // The dispatch: table deleted, a CompositeImplicitAutograd operator again.
+  // A formula the change wrote for it goes too: gen_variable_type refuses a
+  // formula for an operator without a dispatch: section ("There's a formula
+  // for fliplr(or its functional variant) in derivatives.yaml. It's required
+  // to add a dispatch section", found applying this fix to
+  // e11-fliplr-to-backends-with-formula). Not one written for its functional
+  // (the functional would lose it): no fix then.
+  std::optional<SuggestedFix> back_to_implicit(const std::string& name, FixEdit table) {
+    SuggestedFix fix{"delete " + name + "'s dispatch: table (CompositeImplicitAutograd again)", {std::move(table)}};
+    const FormulaFact* formula = formula_of(after_formulas_, name);
+    if (!formula || formula_of(before_formulas_, name)) return fix;
+    if (formula->ops.front() != name) return std::nullopt;
+    const Lines& lines = lines_of(cache_, formula->file);
+    Range entry = entry_at(lines, formula->line);
+    if (!entry.first) return std::nullopt;
+    if (entry.first > 1 && lines[entry.first - 2] == "\n") --entry.first;  // the blank line it was added after
+    fix.description += " and its derivatives.yaml entry (torchgen refuses a formula for a CompositeImplicitAutograd "
+                       "operator)";
+    fix.edits.push_back({formula->file, entry.first, entry.end - entry.first, ""});
+    return fix;
   }
 
   // `covers`: the variants removed with it (one finding): each entry comes back.
@@ -182,9 +141,26 @@ class Fixer {
       };
       const int was = autogen(base, entry), is = autogen(change, now);
       if (!was || !now.first) return std::nullopt;
-      return SuggestedFix{"give " + base[entry.first - 1].substr(8, base[entry.first - 1].find('(') - 8) +
-                              " its autogen: line back (it generates " + name + ")",
-                          {{file, is ? is : now.end, is ? 1 : 0, base[was - 1]}}};
+      const std::string from = base[entry.first - 1].substr(8, base[entry.first - 1].find('(') - 8);
+      const Range table = dispatch_table(base, entry);
+      if (!table.first || dispatch_table(change, now).first)
+        return SuggestedFix{"give " + from + " its autogen: line back (it generates " + name + ")",
+                            {{file, is ? is : now.end, is ? 1 : 0, base[was - 1]}}};
+      // The entry lost its dispatch: table too: a CompositeImplicitAutograd operator gets no
+      // generated variants (add_generated_native_functions skips the non-core ones), so the
+      // autogen: line alone leaves NAME.out gone (e11-rot90-to-implicit-formula-dropped).
+      // The table comes back, and the formula the change deleted with it: without one the
+      // explicit kernel's backward raises.
+      SuggestedFix fix{"give " + from + " its dispatch: table and autogen: line back (it generates " + name +
+                           "; a CompositeImplicitAutograd operator generates nothing)",
+                       {{file, is ? is : now.end, is ? 1 : 0, text_of(base, table) + base[was - 1]}}};
+      const std::string generator = qualified_name(from, name.substr(0, name.find("::")));
+      if (!formula_of(after_formulas_, generator))
+        if (auto formula = restore_formula(generator)) {
+          fix.description += ", with its derivatives.yaml entry";
+          fix.edits.push_back(formula->edits.front());
+        }
+      return fix;
     }
     // Its out= operator's deleted variants come back with it, in the base's order.
     std::vector<std::pair<Range, std::string>> entries{{entry, name}};
@@ -261,35 +237,12 @@ class Fixer {
     return variants;
   }
 
-  // Not for a finding that covers other variants: output_differentiability
-  // on an entry an in-place variant shares is refused, and a generated out=
-  // variant takes no formula from it. A view's NAME_copy takes the view's
-  // entry whole, output_differentiability too (add_view_copy_derivatives), as
-  // PyTorch's own `indices` and `indices_copy` do.
-  std::optional<SuggestedFix> formula_skeleton(const std::string& name, const std::vector<std::string>& covers) {
-    const std::string copy = view_copy_name(name);
-    if (!covers.empty() && covers != std::vector<std::string>{copy}) return std::nullopt;
-    // Nor beside other overloads or variants of the name: an out= variant of
-    // its signature with no returns would need output_differentiability: []
-    // (gen_autograd refuses the length), the real torchgen 2.14.1 showed.
-    const std::string base = name.substr(0, name.find('.'));
-    // Nor for an overload named `…functional…`: load_derivatives' canonical_function
-    // takes no entry for one (refused by the real torchgen 2.14.1).
-    if (name.find('.') != std::string::npos && name.find("functional", name.find('.')) != std::string::npos)
-      return std::nullopt;
-    // The view's _copy and its out= (generated: no formula) have the view's outputs, or take none.
-    auto of_copy = [&](const std::string& other) {
-      return !covers.empty() && (other == copy || other.rfind(copy + ".", 0) == 0 || other == copy + "_out");
-    };
-    for (const Operator& other : after_.operators())
-      if (other.name != name && !of_copy(other.name) &&
-          (other.name.rfind(base + ".", 0) == 0 || other.name.rfind(base + "_", 0) == 0))
-        return std::nullopt;
-    const Operator* op = after_.find(name);
-    const std::string file = change_derivatives();
-    if (!op || !op->schema || file.empty()) return std::nullopt;
-    const Lines& natives = lines_of(cache_, std::string(op->schema->origin.file()));
-    const int line = op->schema->origin.line();
+  // The operator's schema as its native_functions.yaml entry writes it (tools/autograd
+  // matches a `- name:` line's text exactly).
+  std::optional<std::string> written_schema(const Operator& op) {
+    if (!op.schema) return std::nullopt;
+    const Lines& natives = lines_of(cache_, std::string(op.schema->origin.file()));
+    const int line = op.schema->origin.line();
     if (line <= 0 || line > static_cast<int>(natives.size()) || !natives[line - 1].starts_with("- func: "))
       return std::nullopt;
     std::string schema = natives[line - 1].substr(8);
@@ -298,10 +251,77 @@ class Fixer {
     // whose schema is another operator's: the functional of a mutable operator
     // returns more, and the mutable one would take the entry with the wrong
     // number of outputs (found applying this fix to mutable-op-autogen).
-    const std::string unqualified(without_namespace(name));
-    if (!schema.starts_with(unqualified + "(")) return std::nullopt;
-    const std::optional<FunctionSchema> s = operator_schema(*op);
+    if (!schema.starts_with(std::string(without_namespace(op.name)) + "(")) return std::nullopt;
+    return schema;
+  }
+
+  // A view whose formula was written for its NAME_copy: load_derivatives'
+  // add_view_copy_derivatives gives the _copy the view's entry, never the view
+  // the _copy's, so the entry's `- name:` line becomes the view's (the same
+  // arguments: torchgen pairs a view with its _copy only then) and both take it
+  // (e11-diag-view-formula-on-copy).
+  std::optional<SuggestedFix> formula_to_view(const std::string& name) {
+    const Operator* view = after_.find(name);
+    const Operator* copy = after_.find(view_copy_name(name));
+    const std::optional<FunctionSchema> s = view ? operator_schema(*view) : std::nullopt;
+    if (!copy || !s || std::none_of(s->returns.begin(), s->returns.end(), [](const auto& r) {
+          return !r.alias.empty() && !r.is_write();
+        }))
+      return std::nullopt;
+    const FormulaFact* formula = formula_of(after_formulas_, copy->name);
+    const std::optional<std::string> schema = written_schema(*view);
+    if (!formula || formula->ops.front() != copy->name || !schema) return std::nullopt;
+    const Lines& lines = lines_of(cache_, formula->file);
+    if (formula->line <= 0 || formula->line > static_cast<int>(lines.size()) ||
+        !lines[formula->line - 1].starts_with("- name: "))
+      return std::nullopt;
+    return SuggestedFix{"write " + copy->name + "'s derivatives.yaml entry for the view " + name +
+                            " (its _copy takes the view's formula, not the view its _copy's)",
+                        {{formula->file, formula->line, 1, "- name: " + *schema + "\n"}}};
+  }
+
+  // Only for a finding that covers out= variants of its outputs (below) or a
+  // view's NAME_copy, which takes the view's entry whole, output_differentiability
+  // too (add_view_copy_derivatives), as PyTorch's own `indices` and `indices_copy` do.
+  std::optional<SuggestedFix> formula_skeleton(const std::string& name, const std::vector<std::string>& covers) {
+    // Nor for an overload named `…functional…`: load_derivatives' canonical_function
+    // takes no entry for one (refused by the real torchgen 2.14.1).
+    if (name.find('.') != std::string::npos && name.find("functional", name.find('.')) != std::string::npos)
+      return std::nullopt;
+    const Operator* op = after_.find(name);
+    const std::optional<FunctionSchema> s = op ? operator_schema(*op) : std::nullopt;
     if (!s || s->returns.empty()) return std::nullopt;
+    // The view's _copy and its out= (generated: no formula) have the view's outputs, or take none.
+    const std::string copy = view_copy_name(name);
+    auto of_copy = [&](const std::string& other) {
+      return !covers.empty() && (other == copy || other.rfind(copy + ".", 0) == 0 || other == copy + "_out");
+    };
+    // Every operator of its signature takes the entry (match_differentiability_info):
+    // an out= variant with as many returns takes the flags too (smoothstep.Tensor_out,
+    // e11-smoothstep-tensor-overload-no-formula), an in-place one cannot
+    // (gen_differentiable_outputs refuses False for it) nor an out= returning ()
+    // (my_chunks: the length, the real torchgen 2.14.1 showed). Other overloads of
+    // the name have other signatures and entries of their own.
+    const std::string sig = torchgen::torchgen_text(torchgen::signature(*s, true));
+    auto takes_flags = [&](const Operator& other) {
+      const std::optional<FunctionSchema> o = operator_schema(other);
+      return o && torchgen::schema_kind(*o) == torchgen::SchemaKind::Out && o->returns.size() == s->returns.size();
+    };
+    for (const std::string& each : covers) {
+      const Operator* other = after_.find(each);
+      if (!of_copy(each) && (!other || !takes_flags(*other))) return std::nullopt;
+    }
+    const std::string base = name.substr(0, name.find('.'));
+    for (const Operator& other : after_.operators()) {
+      if (other.name == name || of_copy(other.name) || std::ranges::find(covers, std::string_view(other.name)) != covers.end() ||
+          (other.name.rfind(base + ".", 0) != 0 && other.name.rfind(base + "_", 0) != 0))
+        continue;
+      const std::optional<FunctionSchema> o = operator_schema(other);
+      if (!o || torchgen::torchgen_text(torchgen::signature(*o, true)) == sig) return std::nullopt;
+    }
+    const std::string file = change_derivatives();
+    const std::optional<std::string> schema = written_schema(*op);
+    if (file.empty() || !schema) return std::nullopt;
     std::string flags;
     for (size_t i = 0; i < s->returns.size(); ++i) flags += i ? ", False" : "False";
     const Lines& change = lines_of(cache_, file);
@@ -309,7 +329,7 @@ class Fixer {
     return SuggestedFix{"add " + name + "'s derivatives.yaml entry with its outputs non-differentiable (write formulas "
                                "instead where they are differentiable)",
                {{file, static_cast<int>(change.size()) + 1, 0,
-                 std::string(newline ? "\n" : "\n\n") + "- name: " + schema + "\n  output_differentiability: [" +
+                 std::string(newline ? "\n" : "\n\n") + "- name: " + *schema + "\n  output_differentiability: [" +
                      flags + "]\n"}}};
   }
 

@@ -81,8 +81,8 @@ struct Fixed {
 // The fixes suggest_fixes gives the costs (rule, operator, covers, kind as
 // lint_changes gives them) of the change against the base.
 Fixed fix(const std::string& name, const std::string& natives, const std::string& formulas,
-          std::vector<Finding> costs) {
-  const std::string base_dir = folder(name + "-base", k_natives, k_formulas);
+          std::vector<Finding> costs, const std::string& base_formulas = k_formulas) {
+  const std::string base_dir = folder(name + "-base", k_natives, base_formulas);
   const std::string change_dir = folder(name, natives, formulas);
   CheckLoad before = load_for_check({"torchgen:" + base_dir});
   CheckLoad after = load_for_check({"torchgen:" + change_dir});
@@ -158,6 +158,20 @@ TEST_CASE("fixes: a lost dispatch: table comes back; one added to a CompositeImp
     check_edit(f.fix->edits[0], lost.natives, 16, 2, "");
   }
 
+  // A formula written for it goes with the table: gen_variable_type refuses a formula for an
+  // operator without a dispatch: section (the real torchgen 2.14.1 on
+  // e11-fliplr-to-backends-with-formula's first fix), the blank line it was appended after too.
+  const std::string math_formula = "\n- name: my_math(Tensor self) -> Tensor\n  self: grad\n";
+  const Fixed formula =
+      fix("math-lost-formula", math, k_formulas + math_formula, {cost("math-kernel-lost", "aten::my_math")});
+  REQUIRE(formula.costs[0].fix);
+  CHECK(formula.costs[0].fix->description ==
+        "delete aten::my_math's dispatch: table (CompositeImplicitAutograd again) and its derivatives.yaml entry "
+        "(torchgen refuses a formula for a CompositeImplicitAutograd operator)");
+  REQUIRE(formula.costs[0].fix->edits.size() == 2);
+  check_edit(formula.costs[0].fix->edits[0], formula.natives, 16, 2, "");
+  check_edit(formula.costs[0].fix->edits[1], formula.derivatives, 7, 3, "");
+
   // The table gone altogether: the base's goes back under the entry's last line.
   const Fixed bare = fix("table-gone", replaced(k_natives, "  dispatch:\n    CPU: my_dense_cpu\n", ""),
                          k_my_op_formula, {cost("dense-kernel-lost", "aten::my_dense")});
@@ -189,6 +203,29 @@ TEST_CASE("fixes: an operator an autogen: line generated comes back with that li
   check_edit(r.costs[0].fix->edits[0], r.natives, 25, 0, "  autogen: my_flip.out\n");
 }
 
+TEST_CASE("fixes: an autogen: line deleted with the dispatch: table comes back with it, and the deleted formula") {
+  // add_generated_native_functions generates nothing for a non-core CompositeImplicitAutograd
+  // operator: the autogen: line alone leaves my_flip.out gone (e11-rot90-to-implicit-formula-dropped).
+  const std::string table = "  dispatch:\n    CPU: my_flip_cpu\n  autogen: my_flip.out\n";
+  const Fixed r = fix("autogen-implicit", replaced(k_natives, table, ""), k_formulas,
+                      {cost("operator-removed", "aten::my_flip.out")});
+  REQUIRE(r.costs[0].fix);
+  CHECK(r.costs[0].fix->description == "give my_flip its dispatch: table and autogen: line back (it generates "
+                                       "aten::my_flip.out; a CompositeImplicitAutograd operator generates nothing)");
+  REQUIRE(r.costs[0].fix->edits.size() == 1);
+  check_edit(r.costs[0].fix->edits[0], r.natives, 23, 0, table);
+
+  // Its formula deleted with them comes back: the explicit kernel's backward raises without one.
+  const std::string flip_formula = "- name: my_flip(Tensor self, int[] dims) -> Tensor\n  self: grad.flip(dims)\n";
+  const Fixed formula = fix("autogen-implicit-formula", replaced(k_natives, table, ""), k_formulas,
+                            {cost("operator-removed", "aten::my_flip.out")}, k_formulas + "\n" + flip_formula);
+  REQUIRE(formula.costs[0].fix);
+  CHECK(formula.costs[0].fix->description.ends_with(", with its derivatives.yaml entry"));
+  REQUIRE(formula.costs[0].fix->edits.size() == 2);
+  check_edit(formula.costs[0].fix->edits[0], formula.natives, 23, 0, table);
+  check_edit(formula.costs[0].fix->edits[1], formula.derivatives, 7, 0, "\n" + flip_formula);
+}
+
 TEST_CASE("fixes: a deleted out= operator comes back with the variants deleted with it, and their one formula once") {
   // torchgen refuses an out= operator without another variant of its signature
   // ("Found an out= operator that we could not find any other variants of"); the
@@ -217,17 +254,35 @@ TEST_CASE("fixes: a new operator without a formula gets its - name: entry, outpu
   check_edit(r.costs[0].fix->edits[0], r.derivatives, 7, 0,
              "\n- name: my_new(Tensor self) -> (Tensor, Tensor)\n  output_differentiability: [False, False]\n");
 
-  // Beside another overload of the name no skeleton: its out= variant would need its own
-  // output_differentiability length (gen_autograd refuses it), and one finding covering
-  // variants is a formula only the author can write.
+  // Every operator of its signature takes the entry (match_differentiability_info): an out=
+  // variant with as many returns takes the flags too (e11-smoothstep-tensor-overload-no-formula);
+  // another overload of the name has its own signature and entry.
+  const std::string out = "\n- func: my_new.out(Tensor self, *, Tensor(a!) out0, Tensor(b!) out1) -> "
+                          "(Tensor(a!), Tensor(b!))\n  dispatch:\n    CPU: my_new_out\n";
   const std::string overload = "\n- func: my_new.other(Tensor self, Tensor other) -> Tensor\n  dispatch:\n"
                                "    CPU: my_new_other_cpu\n";
-  const Fixed beside = fix("new-op-overload", k_natives + added + overload, k_formulas,
-                           {cost("backward-not-implemented", "aten::my_new")});
-  CHECK_FALSE(beside.costs[0].fix);
-  const Fixed covering = fix("new-op-covers", k_natives + added, k_formulas,
-                             {cost("backward-not-implemented", "aten::my_new", {"aten::my_new_"})});
-  CHECK_FALSE(covering.costs[0].fix);
+  const Fixed beside = fix("new-op-overload", k_natives + added + out + overload, k_formulas,
+                           {cost("backward-not-implemented", "aten::my_new", {"aten::my_new.out"})});
+  REQUIRE(beside.costs[0].fix);
+  REQUIRE(beside.costs[0].fix->edits.size() == 1);
+  CHECK(beside.costs[0].fix->edits[0].insert == r.costs[0].fix->edits[0].insert);
+
+  // An in-place variant cannot take False (gen_differentiable_outputs: "output_differentiability=False
+  // for inplace operation"), nor an out= returning () the length (my_chunks, refused by the real torchgen).
+  const std::string one = "\n- func: my_one(Tensor self) -> Tensor\n  dispatch:\n    CPU: my_one_cpu\n"
+                          "\n- func: my_one_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: my_one_cpu_\n";
+  const Fixed inplace = fix("new-op-inplace", k_natives + one, k_formulas,
+                            {cost("backward-not-implemented", "aten::my_one", {"aten::my_one_"})});
+  CHECK_FALSE(inplace.costs[0].fix);
+  const std::string list = "\n- func: my_list(Tensor self) -> Tensor[]\n  dispatch:\n    CPU: my_list_cpu\n"
+                           "\n- func: my_list.out(Tensor self, *, Tensor(a!)[] out) -> ()\n  dispatch:\n"
+                           "    CPU: my_list_out\n";
+  const Fixed empty = fix("new-op-list", k_natives + list, k_formulas,
+                          {cost("backward-not-implemented", "aten::my_list", {"aten::my_list.out"})});
+  CHECK_FALSE(empty.costs[0].fix);
+  const Fixed uncovered = fix("new-op-list-uncovered", k_natives + list, k_formulas,
+                              {cost("backward-not-implemented", "aten::my_list")});
+  CHECK_FALSE(uncovered.costs[0].fix);
 }
 
 TEST_CASE("fixes: a new view without a formula gets one entry, which its _copy takes too") {
@@ -245,6 +300,18 @@ TEST_CASE("fixes: a new view without a formula gets one entry, which its _copy t
   REQUIRE(r.costs[0].fix->edits.size() == 1);
   check_edit(r.costs[0].fix->edits[0], r.derivatives, 7, 0,
              "\n- name: my_view(Tensor(a) self, int dim) -> Tensor(a)\n  output_differentiability: [False]\n");
+  // Its formula written for the _copy instead: the entry becomes the view's (add_view_copy_derivatives
+  // gives the _copy the view's formula, never the view the _copy's: e11-diag-view-formula-on-copy).
+  const std::string copy_formula = "\n- name: my_view_copy(Tensor self, int dim) -> Tensor\n  self: grad\n";
+  const Fixed moved = fix("new-view-copy-formula", k_natives + added, k_formulas + copy_formula,
+                          {cost("backward-not-implemented", "aten::my_view")});
+  REQUIRE(moved.costs[0].fix);
+  CHECK(moved.costs[0].fix->description == "write aten::my_view_copy's derivatives.yaml entry for the view "
+                                           "aten::my_view (its _copy takes the view's formula, not the view its _copy's)");
+  REQUIRE(moved.costs[0].fix->edits.size() == 1);
+  check_edit(moved.costs[0].fix->edits[0], moved.derivatives, 8, 1,
+             "- name: my_view(Tensor(a) self, int dim) -> Tensor(a)\n");
+
   // Covering another operator than its _copy (an in-place variant): none.
   const Fixed other = fix("new-view-other", k_natives + added, k_formulas,
                           {cost("backward-not-implemented", "aten::my_view", {"aten::my_view_"})});
