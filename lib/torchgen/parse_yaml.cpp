@@ -24,9 +24,8 @@ std::string scalar(const YAML::Node& node, const std::string& file, const std::s
 }
 
 bool boolean(const YAML::Node& node, const std::string& file, const std::string& field) {
+  if (const auto b = yaml_bool(node)) return *b;
   const std::string s = node.IsScalar() ? node.Scalar() : "";
-  if (s == "True" || s == "true") return true;
-  if (s == "False" || s == "false") return false;
   refuse_reading("field-value", file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'",
          "; write " + field + ": True or False");
 }
@@ -124,15 +123,20 @@ struct EntryParser {
     for (const char* field : {"device_guard", "use_const_ref_for_mutable_tensors"}) {
       const YAML::Node n = entry[field];
       if (!n) continue;
-      const std::string v = n.IsScalar() ? n.Scalar() : "";
-      if (v != "True" && v != "False" && v != "true" && v != "false")
-        refuse(n, field, "not a bool: " + v, "write " + std::string(field) + ": True or False");
+      if (!yaml_bool(n))
+        refuse(n, field, "not a bool: " + (n.IsScalar() ? n.Scalar() : std::string()),
+               "write " + std::string(field) + ": True or False");
     }
     if (const YAML::Node n = entry["device_check"]) {
       const std::string v = n.IsScalar() ? n.Scalar() : "";
       if (v != "ExactSame" && v != "NoCheck")
         refuse(n, "device_check", "unknown DeviceCheckType " + v, "write device_check: NoCheck or ExactSame");
     }
+    // Precompute.parse takes any truthy value and asserts a list (a `precomputed: ARG -> ...` on one line).
+    if (const YAML::Node n = entry["precomputed"]; n && !n.IsSequence() && !n.IsNull() &&
+                                                   (n.IsMap() ? n.size() > 0 : !n.Scalar().empty()))
+      refuse(n, "precomputed", std::string("precomputed must be a list, got ") + (n.IsMap() ? "a map" : "a string"),
+             "write `precomputed:` and its `- ARG -> TYPE NAME, TYPE NAME` lines below it");
     if (const YAML::Node n = entry["precomputed"]; n && n.IsSequence() && n.size() > 0) {
       std::vector<std::string> lines;
       for (const auto& line : n) lines.push_back(line.IsScalar() ? line.Scalar() : "");
@@ -171,10 +175,10 @@ struct EntryParser {
       for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
     }
     if (auto n = entry["device_check"]) f.device_check_written_no_check = n.IsScalar() && n.Scalar() == "NoCheck";
-    if (auto n = entry["device_guard"]) f.device_guard = !(n.IsScalar() && (n.Scalar() == "False" || n.Scalar() == "false"));
+    if (auto n = entry["device_guard"]) f.device_guard = yaml_bool(n).value_or(true);
     f.precomputed = static_cast<bool>(entry["precomputed"]);
     if (auto n = entry["use_const_ref_for_mutable_tensors"])
-      f.use_const_ref_for_mutable_tensors = n.IsScalar() && (n.Scalar() == "True" || n.Scalar() == "true");
+      f.use_const_ref_for_mutable_tensors = yaml_bool(n).value_or(false);
   }
 
   NativeFunction parse(const YAML::Node& entry) const {
@@ -288,9 +292,9 @@ void read_output_differentiability(const YAML::Node& entry, DifferentiabilityInf
   if (const YAML::Node od = entry["output_differentiability"]; od && od.IsSequence()) {
     DifferentiabilityInfo::OutputDifferentiability written{od.size(), false, false, line_of(od), {}};
     for (const auto& v : od) {
-      written.conditions = written.conditions || !(v.IsScalar() && (v.Scalar() == "True" || v.Scalar() == "False" ||
-                                                                      v.Scalar() == "true" || v.Scalar() == "false"));
-      const bool is_false = v.IsScalar() && (v.Scalar() == "False" || v.Scalar() == "false");
+      const std::optional<bool> flag = yaml_bool(v);  // a str (quoted too) is a condition
+      written.conditions = written.conditions || !flag;
+      const bool is_false = flag == false;
       written.any_false = written.any_false || is_false;
       written.differentiable.push_back(!is_false);
     }

@@ -43,7 +43,8 @@ const std::vector<RefusalKind>& refusal_kinds() {
          "add `desc: WHAT THE TAG MEANS` under the tag", true},
         // Found on the parsed model: native_functions.yaml.
         {"field-value", RefusalStage::ReadingEntries, "model.py NativeFunction.from_yaml",
-         "a field value torchgen does not read (`device_guard: Maybe`, `structured: yes`, an unknown `device_check`, "
+         "a field value torchgen does not read (`device_guard: Maybe`, a quoted `structured: \"True\"` or `structured: 1` "
+         "(a plain `yes` is YAML 1.1's True), an unknown `device_check`, "
          "an illegal variant)",
          "write one of the values the field takes"},
         {"unsupported-dispatch-key", RefusalStage::ReadingEntries, "model.py NativeFunction.from_yaml (dispatch_keys)",

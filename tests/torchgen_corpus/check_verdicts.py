@@ -22,7 +22,9 @@ native_functions.yaml, derivatives.yaml, tags.yaml and deprecated.yaml at once
 (`--corpus eleventh`), edits-twelfth.json a twelfth, blind, on the schema grammar
 (annotations, `*`, list / optional types, defaults, returns, names; `--corpus twelfth`),
 edits-thirteenth.json a thirteenth, blind, on derivatives.yaml's saved variables,
-returns, grads and forward formulas (`--corpus thirteenth`). For every edit:
+returns, grads and forward formulas (`--corpus thirteenth`), edits-fifteenth.json a
+fifteenth, blind, on the YAML documents themselves and every entry key's type and
+spelling (`--corpus fifteenth`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
   entry (file and line) (for YAML that does not parse, its load-error there),
   and `show` refuses the YAML with one line naming that file:line, exit 2;
@@ -34,7 +36,7 @@ returns, grads and forward formulas (`--corpus thirteenth`). For every edit:
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|eleventh|twelfth|thirteenth] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|eleventh|twelfth|thirteenth|fifteenth] [--every N] [EDIT_ID...]"""
 import collections
 import concurrent.futures
 import gzip
@@ -101,9 +103,11 @@ def judge(binary, texts, edit, verdict):
             return [f"check refused its input: {checked.stderr.strip()}"]
         findings = json.loads(checked.stdout)["findings"]
         refusals = [f for f in findings if f["rule"] == "torchgen-refusal"]
-        # YAML that does not parse: torchgen's yaml loader raises (a ScannerError), dispatchctl
-        # reports the load-error its README promises for such a file, at the same line.
-        if verdict["verdict"] == "refused" and verdict["error"].startswith(("yaml.scanner.", "yaml.parser.")):
+        # YAML that does not parse: torchgen's yaml loader raises (a ScannerError, or a
+        # ComposerError for a second document), dispatchctl reports the load-error its README
+        # promises for such a file, at the same line.
+        if verdict["verdict"] == "refused" and verdict["error"].startswith(("yaml.scanner.", "yaml.parser.",
+                                                                            "yaml.composer.")):
             refusals += [f for f in findings if f["rule"] == "load-error"]
         shown = run(binary, "show", "aten::add.Tensor", "-m", "builtin:2.14.1", "-m", f"torchgen:{change}")
         if refused:

@@ -111,3 +111,12 @@ torchgen_corpus_test(torchgen_corpus_thirteenth_real_verdicts --corpus thirteent
 # edits-twelfth.json). Every 6th edit (10 edits, ~10 s of CPU; the whole
 # corpus ~57 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_twelfth_real_verdicts --corpus twelfth EVERY 6 SANITIZED_EVERY 57)
+# The fifteenth corpus: written blind on the YAML documents themselves and every
+# entry key's type and spelling across the four files (tabs, indentation, unquoted
+# colons, nested entries, flow / block lists, quoting, duplicate keys, comments,
+# CRLF, a BOM, `---`, files left with comments only; variants / structured /
+# device_check / dispatch / autogen / precomputed / ufunc_inner_loop values and
+# typos; derivatives.yaml, tags.yaml and deprecated.yaml entry keys; ids e15-;
+# edits-fifteenth.json). Every 7th edit (10 edits, ~10 s of CPU; the whole
+# corpus ~66 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_fifteenth_real_verdicts --corpus fifteenth EVERY 7 SANITIZED_EVERY 66)
