@@ -2,6 +2,8 @@
 // refusing what torchgen's parser refuses with file:line.
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "torchgen/deprecated.h"
@@ -23,10 +25,22 @@ std::string scalar(const YAML::Node& node, const std::string& file, const std::s
   return node.Scalar();
 }
 
+// What PyYAML's YAML 1.1 resolver makes a boolean, which torchgen's
+// isinstance(…, bool) asserts take: a plain yes / on / TRUE is True too (the
+// fourteenth corpus' `manual_cpp_binding: yes`, accepted); quoted ("True"),
+// it is a string. nullopt when it is no boolean.
+std::optional<bool> yaml_bool(const YAML::Node& node) {
+  if (!node.IsScalar() || node.Tag() == "!") return std::nullopt;
+  static const std::set<std::string> yes = {"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"};
+  static const std::set<std::string> no = {"no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"};
+  if (yes.count(node.Scalar())) return true;
+  if (no.count(node.Scalar())) return false;
+  return std::nullopt;
+}
+
 bool boolean(const YAML::Node& node, const std::string& file, const std::string& field) {
+  if (const std::optional<bool> b = yaml_bool(node)) return *b;
   const std::string s = node.IsScalar() ? node.Scalar() : "";
-  if (s == "True" || s == "true") return true;
-  if (s == "False" || s == "false") return false;
   refuse_reading("field-value", file, line_of(node), "'" + field + "' must be True or False, not '" + s + "'",
          "; write " + field + ": True or False");
 }
@@ -124,9 +138,9 @@ struct EntryParser {
     for (const char* field : {"device_guard", "use_const_ref_for_mutable_tensors"}) {
       const YAML::Node n = entry[field];
       if (!n) continue;
-      const std::string v = n.IsScalar() ? n.Scalar() : "";
-      if (v != "True" && v != "False" && v != "true" && v != "false")
-        refuse(n, field, "not a bool: " + v, "write " + std::string(field) + ": True or False");
+      if (!yaml_bool(n))
+        refuse(n, field, "not a bool: " + (n.IsScalar() ? n.Scalar() : std::string()),
+               "write " + std::string(field) + ": True or False");
     }
     if (const YAML::Node n = entry["device_check"]) {
       const std::string v = n.IsScalar() ? n.Scalar() : "";
@@ -171,10 +185,10 @@ struct EntryParser {
       for (const auto& a : n) f.cpp_no_default_args.push_back(scalar(a, file, "cpp_no_default_args"));
     }
     if (auto n = entry["device_check"]) f.device_check_written_no_check = n.IsScalar() && n.Scalar() == "NoCheck";
-    if (auto n = entry["device_guard"]) f.device_guard = !(n.IsScalar() && (n.Scalar() == "False" || n.Scalar() == "false"));
+    if (auto n = entry["device_guard"]) f.device_guard = yaml_bool(n).value_or(true);
     f.precomputed = static_cast<bool>(entry["precomputed"]);
     if (auto n = entry["use_const_ref_for_mutable_tensors"])
-      f.use_const_ref_for_mutable_tensors = n.IsScalar() && (n.Scalar() == "True" || n.Scalar() == "true");
+      f.use_const_ref_for_mutable_tensors = yaml_bool(n).value_or(false);
   }
 
   NativeFunction parse(const YAML::Node& entry) const {

@@ -43,7 +43,7 @@ const std::vector<RefusalKind>& refusal_kinds() {
          "add `desc: WHAT THE TAG MEANS` under the tag", true},
         // Found on the parsed model: native_functions.yaml.
         {"field-value", "model.py NativeFunction.from_yaml",
-         "a field value torchgen does not read (`device_guard: Maybe`, `structured: yes`, an unknown `device_check`, "
+         "a field value torchgen does not read (`device_guard: Maybe`, `structured: 'True'`, an unknown `device_check`, "
          "an illegal variant)",
          "write one of the values the field takes"},
         {"unsupported-dispatch-key", "model.py NativeFunction.from_yaml (dispatch_keys)",
