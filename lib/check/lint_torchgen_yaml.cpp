@@ -140,16 +140,21 @@ void record_formulas(const TorchgenModel& model, const ReleaseRules& rules, std:
     }
     out[name] = std::move(fact);
   }
-  // An in-place _foreach_ op takes its formulas, the forward one too, from its
-  // reference (gen_foreach_derivativeinfo): _foreach_frac_ from frac.
+  // A _foreach_ op takes its formulas, the forward one too, from its
+  // reference (gen_foreach_derivativeinfo): _foreach_frac_ from frac. Its
+  // backward node raises where the reference's does (the fourteenth corpus'
+  // trunc formula made not_implemented: _foreach_trunc and _foreach_trunc_ too).
   for (const auto& f : model.functions) {
-    if (!is_foreach(f) || schema_kind(f.func) != SchemaKind::Inplace) continue;
+    const SchemaKind kind = schema_kind(f.func);
+    if (!is_foreach(f) || (kind != SchemaKind::Inplace && kind != SchemaKind::Functional)) continue;
     const DifferentiabilityInfo* ref = foreach_reference(f, model, rules);
     if (!ref) continue;
     const std::string bare = op_name(ref->func);
     auto it = out.find(qualified_name(bare));
+    if (it == out.end()) continue;
     const std::string name = qualified_name(f.name());
-    if (it != out.end()) it->second.inplace_ops.push_back(name);
+    it->second.ops.push_back(name);
+    if (kind == SchemaKind::Inplace) it->second.inplace_ops.push_back(name);
   }
 }
 

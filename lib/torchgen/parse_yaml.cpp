@@ -2,6 +2,8 @@
 // refusing what torchgen's parser refuses with file:line.
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "torchgen/deprecated.h"

@@ -22,7 +22,8 @@ native_functions.yaml, derivatives.yaml, tags.yaml and deprecated.yaml at once
 (`--corpus eleventh`), edits-twelfth.json a twelfth, blind, on the schema grammar
 (annotations, `*`, list / optional types, defaults, returns, names; `--corpus twelfth`),
 edits-thirteenth.json a thirteenth, blind, on derivatives.yaml's saved variables,
-returns, grads and forward formulas (`--corpus thirteenth`), edits-fifteenth.json a
+returns, grads and forward formulas (`--corpus thirteenth`), edits-fourteenth.json a
+fourteenth, blind, on accepted edits and what they cost (`--corpus fourteenth`), edits-fifteenth.json a
 fifteenth, blind, on the YAML documents themselves and every entry key's type and
 spelling (`--corpus fifteenth`). For every edit:
 - torchgen refused it: `check` reports a torchgen-refusal error at the edited
@@ -36,7 +37,7 @@ spelling (`--corpus fifteenth`). For every edit:
   finding that names the variants it covers (`covers`) stands for each.
   Each is located at a line of the edited YAML, in file and line order.
 A refused edit is checked without registry and base (the lint finds the
-refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|eleventh|twelfth|thirteenth|fifteenth] [--every N] [EDIT_ID...]"""
+refusal; half the cost). Usage: check_verdicts.py DISPATCHCTL [--corpus second|third|fourth|fifth|sixth|seventh|eighth|fixes|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth] [--every N] [EDIT_ID...]"""
 import collections
 import concurrent.futures
 import gzip

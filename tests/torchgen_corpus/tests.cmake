@@ -111,6 +111,15 @@ torchgen_corpus_test(torchgen_corpus_thirteenth_real_verdicts --corpus thirteent
 # edits-twelfth.json). Every 6th edit (10 edits, ~10 s of CPU; the whole
 # corpus ~57 s), one under the sanitizers.
 torchgen_corpus_test(torchgen_corpus_twelfth_real_verdicts --corpus twelfth EVERY 6 SANITIZED_EVERY 57)
+# The fourteenth corpus: written blind on accepted edits and what they cost
+# (kernels dropped from or moved between dispatch keys, composite moves,
+# structured_delegate, out= / in-place / autogen removals, formulas made
+# not_implemented or deleted, forward formulas, output_differentiability,
+# removals and renames, tags, entry flags, deprecated.yaml, harmless edits;
+# ids e14-; edits-fourteenth.json). Every 9th edit (10 edits, ~10 s of CPU; the
+# whole corpus ~85 s), one under the sanitizers.
+torchgen_corpus_test(torchgen_corpus_fourteenth_real_verdicts --corpus fourteenth EVERY 9 SANITIZED_EVERY 85)
+
 # The fifteenth corpus: written blind on the YAML documents themselves and every
 # entry key's type and spelling across the four files (tabs, indentation, unquoted
 # colons, nested entries, flow / block lists, quoting, duplicate keys, comments,

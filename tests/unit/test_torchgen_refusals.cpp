@@ -553,6 +553,27 @@ TEST_CASE("refusals: the same fields written as torchgen accepts them are accept
   }
 }
 
+TEST_CASE("refusals: a flag is PyYAML's YAML 1.1 boolean: plain yes / on / TRUE, not a quoted string") {
+  // The real torchgen 2.14.1 accepts `manual_cpp_binding: yes` (e14-retains-grad-manual-cpp-binding-yes):
+  // PyYAML resolves it to True before NativeFunction.from_yaml's isinstance(…, bool).
+  for (const char* flag : {"manual_cpp_binding: yes", "manual_cpp_binding: on", "manual_cpp_binding: NO",
+                           "device_guard: off", "device_guard: TRUE"}) {
+    CAPTURE(flag);
+    torchgen::TorchgenInputs inputs = real().inputs;
+    inputs.native_functions.text += std::string("\n- func: my_op(Tensor self) -> Tensor\n  ") + flag +
+                                    "\n  dispatch:\n    CPU: my_op\n";
+    const auto found = refusals(inputs);
+    CHECK_MESSAGE(found.empty(), (found.empty() ? "" : found[0].to_string()));
+  }
+  // Quoted, it is a string: refused.
+  torchgen::TorchgenInputs inputs = real().inputs;
+  inputs.native_functions.text += "\n- func: my_op(Tensor self) -> Tensor\n  device_guard: \"True\"\n"
+                                  "  dispatch:\n    CPU: my_op\n";
+  const auto found = refusals(inputs);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].id == "field-value");
+}
+
 TEST_CASE("refusals: the README's table lists every refusal kind, in the table's order, once") {
   const std::string readme = read_input_file(std::string(DISPATCHCTL_TEST_DATA) + "/../../README.md");
   const size_t table = readme.find("| refusal (`kind`) | torchgen refuses |");
