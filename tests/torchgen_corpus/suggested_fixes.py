@@ -25,7 +25,7 @@ import check_verdicts as cv
 
 HERE = pathlib.Path(__file__).resolve().parent
 CORPORA = ("", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "twelfth",
-           "thirteenth", "eleventh", "fifteenth")
+           "thirteenth", "eleventh", "fifteenth", "fourteenth")
 
 
 def check(binary, texts, base_texts, tmp, name):
