@@ -1,14 +1,15 @@
 #include "check/dense_kernels.h"
 
-#include "table/table.h"
-
 namespace dispatchctl {
+
+bool lost_row(Rule r) {
+  return r == Rule::Missing || r == Rule::BackendFallback || r == Rule::AmbiguousAutogradOther;
+}
 
 namespace {
 
 bool has_kernel(const Registry& registry, const Operator& op, Key k) {
-  const Rule r = compute_row(registry, op, k).rule;
-  return r != Rule::Missing && r != Rule::BackendFallback && r != Rule::AmbiguousAutogradOther;
+  return !lost_row(compute_row(registry, op, k).rule);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "query/predicates.h"
 #include "registry/registry.h"
+#include "table/table.h"
 
 namespace dispatchctl {
 
@@ -19,6 +20,10 @@ namespace dispatchctl {
 struct CudaKernelsByYaml {
   std::set<std::string> before, after;
 };
+
+// A row where a call raises: no kernel, a backend fallback, or PyTorch's
+// ambiguous AutogradOther kernel (lint_changes' math-kernel-lost reads it too).
+bool lost_row(Rule r);
 
 class DenseKernels {
  public:

@@ -67,9 +67,6 @@ const Operator* removed_at(const Operator& old, const Registry& before, const Re
 }
 
 bool math_row(Rule r) { return r == Rule::CompositeImplicitAutograd; }
-bool lost_row(Rule r) {
-  return r == Rule::Missing || r == Rule::BackendFallback || r == Rule::AmbiguousAutogradOther;
-}
 
 bool not_implemented(const Kernel* k) { return k && is_autograd_not_implemented(*k); }
 
